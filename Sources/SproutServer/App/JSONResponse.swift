@@ -1,0 +1,22 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension Response {
+    /// A JSON response with UTF-8 text left unescaped (Korean stays readable) and slashes unescaped (URLs too).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
+
+/// The smallest error body, `{"message": "..."}`, used by Laravel, the Board API and Sprout's own APIs.
+struct MessageBody: Encodable {
+    let message: String
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+
+/// Everything `buildApplication` needs, gathered from flags and the environment by the caller.
+public struct SproutConfiguration: Sendable {
+    public var hostname: String
+    public var port: Int
+    /// Holds the SQLite database (unless `databaseURL` points elsewhere) and, later, uploads and generated secrets.
+    public var dataDirectory: String
+    /// `postgres://…` switches from the embedded SQLite database to PostgreSQL.
+    public var databaseURL: String?
+    /// The address clients reach this server at, used wherever the server writes absolute URLs.
+    public var publicURL: String
+    /// Largest request body the JSON/form APIs accept; larger bodies get 413.
+    public var maxRequestBodySize: Int
+    public var logLevel: Logger.Level
+
+    public init(
+        hostname: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: String = "./data",
+        databaseURL: String? = nil,
+        publicURL: String? = nil,
+        maxRequestBodySize: Int = 1 << 20,
+        logLevel: Logger.Level = .info
+    ) {
+        self.hostname = hostname
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL.flatMap { $0.isEmpty ? nil : $0 }
+        self.publicURL = publicURL.flatMap { $0.isEmpty ? nil : $0 } ?? "http://\(hostname):\(port)"
+        self.maxRequestBodySize = maxRequestBodySize
+        self.logLevel = logLevel
+    }
+
+    /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE` and `LOG_LEVEL`;
+    /// explicit arguments (from command-line flags) win over the environment.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        hostname: String? = nil,
+        port: Int? = nil,
+        dataDirectory: String? = nil
+    ) throws -> SproutConfiguration {
+        func value(_ key: String) -> String? {
+            guard let raw = environment[key]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+        let resolvedPort: Int
+        if let port {
+            resolvedPort = port
+        } else if let raw = value("PORT") {
+            guard let parsed = Int(raw), (0...65535).contains(parsed) else {
+                throw ConfigurationError("PORT must be a number from 0 to 65535, got '\(raw)'")
+            }
+            resolvedPort = parsed
+        } else {
+            resolvedPort = 8080
+        }
+        var logLevel = Logger.Level.info
+        if let raw = value("LOG_LEVEL") {
+            guard let parsed = Logger.Level(rawValue: raw.lowercased()) else {
+                throw ConfigurationError("LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(raw)'")
+            }
+            logLevel = parsed
+        }
+        var maxBody = 1 << 20
+        if let raw = value("MAX_BODY_SIZE") {
+            guard let parsed = Int(raw), parsed > 0 else {
+                throw ConfigurationError("MAX_BODY_SIZE must be a positive number of bytes, got '\(raw)'")
+            }
+            maxBody = parsed
+        }
+        let databaseURL = value("DATABASE_URL")
+        if let databaseURL, !(databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://")) {
+            throw ConfigurationError("DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)")
+        }
+        return SproutConfiguration(
+            hostname: hostname ?? value("HOST") ?? "127.0.0.1",
+            port: resolvedPort,
+            dataDirectory: dataDirectory ?? value("DATA_DIR") ?? "./data",
+            databaseURL: databaseURL,
+            publicURL: value("PUBLIC_URL"),
+            maxRequestBodySize: maxBody,
+            logLevel: logLevel
+        )
+    }
+
+    /// Where the data lives, chosen from `databaseURL` and `dataDirectory`.
+    public var databaseSettings: DatabaseSettings {
+        if let databaseURL {
+            return .postgres(url: databaseURL)
+        }
+        return .sqlite(path: URL(fileURLWithPath: dataDirectory).appendingPathComponent("sprout.sqlite").path)
+    }
+}
+
+/// A configuration value that cannot be used; the message says which and why.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

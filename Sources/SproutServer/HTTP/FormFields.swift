@@ -1,0 +1,36 @@
+/// One value of a request field, whatever encoding it arrived in (query, urlencoded, multipart or JSON).
+public enum FieldValue: Sendable, Equatable {
+    case text(String)
+    case bool(Bool)
+    case number(Double)
+    case null
+    /// A JSON array or object, where a scalar was expected.
+    case structured
+    /// Bytes that are not valid UTF-8 text.
+    case invalidText
+
+    /// Text, or a JSON scalar spelled as text (PHP frameworks see `123` and `"123"` alike).
+    var asText: String? {
+        switch self {
+        case .text(let string): string
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .bool, .null, .structured, .invalidText: nil
+        }
+    }
+}
+
+/// The named fields of a request body or query string. Later duplicates win, as in PHP.
+public struct FormFields: Sendable, Equatable {
+    public private(set) var values: [String: FieldValue]
+
+    public init(_ values: [String: FieldValue] = [:]) {
+        self.values = values
+    }
+
+    public subscript(name: String) -> FieldValue? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+
+    public var isEmpty: Bool { values.isEmpty }
+}

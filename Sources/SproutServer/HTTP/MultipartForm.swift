@@ -1,0 +1,88 @@
+import MultipartKit
+import NIOCore
+
+/// Reads the text fields of a `multipart/form-data` body. File parts (those with a `filename`) are noted as
+/// `.structured`, since a text field was expected where they stand.
+enum MultipartForm {
+    struct Malformed: Error {}
+
+    static func parse(_ body: ByteBuffer, boundary: String) throws(Malformed) -> FormFields {
+        let parser = MultipartParser(boundary: boundary)
+        var fields = FormFields()
+        var headers: [(String, String)] = []
+        var partBody: [UInt8] = []
+        var completedParts = 0
+        parser.onHeader = { name, value in headers.append((name, value)) }
+        parser.onBody = { buffer in partBody.append(contentsOf: buffer.readableBytesView) }
+        parser.onPartComplete = {
+            defer {
+                headers = []
+                partBody = []
+                completedParts += 1
+            }
+            guard let disposition = headers.first(where: { $0.0.lowercased() == "content-disposition" })?.1 else { return }
+            let parameters = HeaderParameters(disposition)
+            guard let name = parameters["name"], !name.isEmpty else { return }
+            if parameters["filename"] != nil {
+                fields[name] = .structured
+            } else if let text = String(validating: partBody, as: UTF8.self) {
+                fields[name] = .text(text)
+            } else {
+                fields[name] = .invalidText
+            }
+        }
+        do {
+            try parser.execute(body)
+        } catch {
+            throw Malformed()
+        }
+        // A body that never reached a boundary is not multipart at all.
+        if completedParts == 0 && body.readableBytes > 0 { throw Malformed() }
+        return fields
+    }
+}
+
+/// The `key=value` parameters of a header such as `Content-Type` or `Content-Disposition`.
+struct HeaderParameters {
+    /// The part before the first `;`, lowercased (`multipart/form-data`, `form-data`).
+    let value: String
+    private let parameters: [String: String]
+
+    init(_ header: String) {
+        var pieces = Self.splitOutsideQuotes(header)
+        value = pieces.isEmpty ? "" : pieces.removeFirst().trimmingCharacters(in: .whitespaces).lowercased()
+        var parameters: [String: String] = [:]
+        for piece in pieces {
+            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else { continue }
+            var parameterValue = pair[1]
+            if parameterValue.count >= 2, parameterValue.hasPrefix("\""), parameterValue.hasSuffix("\"") {
+                parameterValue = String(parameterValue.dropFirst().dropLast())
+                    .replacingOccurrences(of: "\\\"", with: "\"")
+            }
+            parameters[pair[0].lowercased()] = parameterValue
+        }
+        self.parameters = parameters
+    }
+
+    subscript(name: String) -> String? { parameters[name] }
+
+    private static func splitOutsideQuotes(_ header: String) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var inQuotes = false
+        var previous: Character = " "
+        for character in header {
+            if character == "\"" && previous != "\\" { inQuotes.toggle() }
+            if character == ";" && !inQuotes {
+                pieces.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        pieces.append(current)
+        return pieces
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Why a request body could not be read; each service renders it in its own framework's error shape.
+public enum BodyReadingError: Error, Equatable {
+    case tooLarge(limit: Int)
+    case malformedJSON
+    case jsonNotAnObject
+    case malformedMultipart
+
+    public var message: String {
+        switch self {
+        case .tooLarge(let limit): "The request body is larger than the \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .binary)) limit."
+        case .malformedJSON: "The request body is not valid JSON."
+        case .jsonNotAnObject: "The request body must be a JSON object."
+        case .malformedMultipart: "The request body is not valid multipart/form-data."
+        }
+    }
+}
+
+extension Request {
+    /// The request's query string as fields (`+` and percent escapes decoded, as PHP does).
+    var queryFields: FormFields {
+        URLEncodedForm.parse(uri.query ?? "")
+    }
+
+    /// Reads the body's fields by what it contains, not only by what `Content-Type` claims: several original
+    /// clients send JSON labelled as a form, or send no `Content-Type` at all.
+    /// Throws `BodyReadingError` for bodies that cannot be read; other errors are the connection's.
+    mutating func bodyFields(limit: Int) async throws -> FormFields {
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw BodyReadingError.tooLarge(limit: limit)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw BodyReadingError.tooLarge(limit: limit)
+        }
+        let contentType = headers[.contentType].map(HeaderParameters.init)
+        if contentType?.value == "multipart/form-data", let boundary = contentType?["boundary"], !boundary.isEmpty {
+            do {
+                return try MultipartForm.parse(body, boundary: boundary)
+            } catch {
+                throw BodyReadingError.malformedMultipart
+            }
+        }
+        let bytes = body.readableBytesView
+        let firstSignificant = bytes.first { !(($0 == 0x20) || ($0 == 0x09) || ($0 == 0x0A) || ($0 == 0x0D)) }
+        let declaredJSON = contentType.map { $0.value == "application/json" || $0.value.hasSuffix("+json") } ?? false
+        if firstSignificant == UInt8(ascii: "{") || firstSignificant == UInt8(ascii: "[") || (declaredJSON && firstSignificant != nil) {
+            do {
+                return try JSONFields.parse(Data(bytes))
+            } catch .notAnObject {
+                throw BodyReadingError.jsonNotAnObject
+            } catch {
+                throw BodyReadingError.malformedJSON
+            }
+        }
+        return URLEncodedForm.parse(bytes)
+    }
+}

@@ -1,0 +1,10 @@
+import FluentKit
+
+/// Every service's migrations, in the order they must run. A new service appends its own here.
+public enum SproutMigrations {
+    public static var all: [any Migration] {
+        [
+            CreateTodos(),
+        ]
+    }
+}

@@ -1,0 +1,29 @@
+import FluentKit
+import SQLKit
+
+/// Creates the `todos` table and the indexes its list orders need.
+struct CreateTodos: AsyncMigration {
+    var name: String { "CreateTodos" }
+
+    func prepare(on database: any Database) async throws {
+        try await database.schema(TodoModel.schema)
+            .field("id", .int, .identifier(auto: true))
+            .field("title", .string, .required)
+            .field("title_folded", .string, .required)
+            .field("is_done", .bool, .required)
+            .field("owner_id", .int)
+            .field("created_at", .datetime, .required)
+            .field("updated_at", .datetime, .required)
+            .create()
+        let sql = database as! any SQLDatabase
+        // One index per sort order; owner first, so each owner's list (and the shared one) is a range scan.
+        try await sql.create(index: "todos_owner_created_idx").on(TodoModel.schema)
+            .column("owner_id").column("created_at").column("id").run()
+        try await sql.create(index: "todos_owner_updated_idx").on(TodoModel.schema)
+            .column("owner_id").column("updated_at").column("id").run()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(TodoModel.schema).delete()
+    }
+}

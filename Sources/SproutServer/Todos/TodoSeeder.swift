@@ -1,0 +1,38 @@
+import FluentKit
+import Foundation
+
+/// Demo todos for `sprout seed`: Korean and English titles, some done, created over the past weeks.
+public struct TodoSeeder: Sendable {
+    let database: SproutDatabase
+
+    public init(database: SproutDatabase) {
+        self.database = database
+    }
+
+    static let titles = [
+        "장보기 목록 정리하기", "Review the weekly todo list", "운동 30분 하기", "Call the dentist about the todo appointment",
+        "책 한 챕터 읽기", "Write the project README", "분리수거 하기", "Plan the weekend trip",
+        "이메일 답장 보내기", "Fix the leaking kitchen tap", "세탁물 찾아오기", "Prepare slides for Monday",
+    ]
+
+    /// Inserts `count` todos into the shared list in batches, reporting progress after each batch.
+    public func seed(count: Int, now: Date = Date(), progress: @Sendable (Int) -> Void = { _ in }) async throws {
+        let batchSize = 500
+        let start = now.truncatedToSeconds.addingTimeInterval(-Double(count) * 60)
+        var inserted = 0
+        while inserted < count {
+            let size = min(batchSize, count - inserted)
+            let models = (0..<size).map { offset in
+                let number = inserted + offset + 1
+                let title = "Todo #\(number): \(Self.titles[number % Self.titles.count])"
+                // One minute apart, oldest first, so ids and created_at agree as they would in real use.
+                return TodoModel(title: title, isDone: number % 3 == 0, ownerID: nil, createdAt: start.addingTimeInterval(Double(number) * 60))
+            }
+            try await database.database().transaction { db in
+                try await models.create(on: db)
+            }
+            inserted += size
+            progress(inserted)
+        }
+    }
+}

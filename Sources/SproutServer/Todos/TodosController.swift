@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The Laravel learning server's todos API, mounted at `/api/v2` and `/api/v1` (same behaviour, same data).
+struct TodosController<Repository: TodoRepository, Context: RequestContext> {
+    let repository: Repository
+    let maxBodySize: Int
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get("todos", use: list)
+        routes.get("todos/search", use: search)
+        routes.get("todos/{id}", use: show)
+        routes.post("todos", use: create)
+        routes.post("todos-json", use: create)
+        routes.put("todos/{id}", use: update)
+        routes.post("todos-json/{id}", use: update)
+        routes.delete("todos/{id}", use: delete)
+        return routes
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        try await page(request, context: context, searching: false, message: TodoMessage.list)
+    }
+
+    @Sendable func search(_ request: Request, context: Context) async throws -> Response {
+        try await page(request, context: context, searching: true, message: TodoMessage.search)
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let id = try todoID(context)
+        guard let todo = try await repository.find(id: id, owner: owner(request)) else { throw LaravelError.todoNotFound }
+        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.show))
+    }
+
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        let fields = try await bodyFields(request)
+        let input = try TodoInput.creation(from: fields)
+        let todo = try await repository.create(title: input.title, isDone: input.isDone, owner: owner(request), at: Date().truncatedToSeconds)
+        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.create))
+    }
+
+    @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        let id = try todoID(context)
+        let changes = try TodoInput.changes(from: try await bodyFields(request))
+        let todo = try await repository.update(id: id, with: changes, owner: owner(request), at: Date().truncatedToSeconds)
+        guard let todo else { throw LaravelError.todoNotFound }
+        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.update))
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let id = try todoID(context)
+        guard let todo = try await repository.delete(id: id, owner: owner(request)) else { throw LaravelError.todoNotFound }
+        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.delete))
+    }
+
+    private func page(_ request: Request, context: Context, searching: Bool, message: String) async throws -> Response {
+        let pageRequest = try TodoInput.pageRequest(from: request.queryFields, searching: searching)
+        let page = try await repository.page(pageRequest, owner: owner(request))
+        return try Response.json(TodoListEnvelope(page: page, request: pageRequest, message: message))
+    }
+
+    /// A path id that is not a positive integer names no todo: 404, as Laravel's route binding answers.
+    private func todoID(_ context: Context) throws(LaravelError) -> Int {
+        guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else { throw .todoNotFound }
+        return id
+    }
+
+    private func bodyFields(_ request: Request) async throws -> FormFields {
+        var request = request
+        do {
+            return try await request.bodyFields(limit: maxBodySize)
+        } catch let error as BodyReadingError {
+            throw LaravelError.unreadableBody(error)
+        }
+    }
+
+    /// Without accounts every call works on the original's one shared list. The Community service's accounts
+    /// will map a Bearer token to `.account(id)` here.
+    private func owner(_ request: Request) -> TodoOwner {
+        .anonymous
+    }
+}

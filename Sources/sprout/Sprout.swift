@@ -1,0 +1,98 @@
+import ArgumentParser
+import Hummingbird
+import SproutServer
+
+@main
+struct Sprout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
+        subcommands: [Serve.self, Migrate.self, Seed.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options every command shares: where the data lives.
+struct DataOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Data directory for the SQLite database (env DATA_DIR, default ./data).")
+    var dataDirectory: String?
+
+    func configuration(hostname: String? = nil, port: Int? = nil) throws -> SproutConfiguration {
+        do {
+            return try SproutConfiguration.fromEnvironment(hostname: hostname, port: port, dataDirectory: dataDirectory)
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (migrates the database first).")
+
+    @Option(name: .long, help: "Address to listen on (env HOST, default 127.0.0.1).")
+    var hostname: String?
+
+    @Option(name: .shortAndLong, help: "Port to listen on (env PORT, default 8080).")
+    var port: Int?
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+        let configuration = try data.configuration(hostname: hostname, port: port)
+        let app = try await buildApplication(configuration)
+        try await app.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Bring the database schema up to date, then exit.")
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+        let configuration = try data.configuration()
+        try await withDatabase(configuration) { database in
+            try await database.migrate()
+            print("Database is up to date (\(configuration.databaseSettings.description)).")
+        }
+    }
+}
+
+struct Seed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add demo content to the database.")
+
+    @Option(name: .long, help: "How many demo todos to add to the shared list.")
+    var todos: Int = 35
+
+    @OptionGroup var data: DataOptions
+
+    func validate() throws {
+        guard todos >= 0 else { throw ValidationError("--todos must be 0 or more") }
+    }
+
+    func run() async throws {
+        let configuration = try data.configuration()
+        try await withDatabase(configuration) { database in
+            try await database.migrate()
+            let total = todos
+            try await TodoSeeder(database: database).seed(count: total) { inserted in
+                if inserted == total || inserted % 5000 == 0 { print("Seeded \(inserted)/\(total) todos") }
+            }
+        }
+    }
+}
+
+/// Opens the configured database for a one-off command and always closes it again.
+func withDatabase(_ configuration: SproutConfiguration, _ body: (SproutDatabase) async throws -> Void) async throws {
+    let database = try SproutDatabase(
+        settings: configuration.databaseSettings,
+        migrations: SproutMigrations.all,
+        logger: makeLogger(level: configuration.logLevel)
+    )
+    do {
+        try await body(database)
+    } catch {
+        await database.shutdown()
+        throw error
+    }
+    await database.shutdown()
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import SproutServer
+
+@Suite struct ApplicationTests {
+    @Test func healthAnswersOkWhenTheDatabaseIsReachable() async throws {
+        try await withTestApp { client, _ in
+            let response = try await client.send(.get, "/health")
+            #expect(response.status == .ok)
+            #expect(response.json == .object(["status": .string("ok"), "database": .string("ok")]))
+        }
+    }
+
+    @Test func everyResponseCarriesARequestIDAndAProxysIDIsKept() async throws {
+        try await withTestApp { client, _ in
+            let first = try await client.send(.get, "/health")
+            let second = try await client.send(.get, "/api/v2/todos")
+            let firstID = try #require(first.headers[HTTPField.Name("X-Request-ID")!])
+            let secondID = try #require(second.headers[HTTPField.Name("X-Request-ID")!])
+            #expect(firstID != secondID)
+            let forwarded = try await client.send(.get, "/health", headers: [HTTPField.Name("X-Request-ID")!: "edge-1234"])
+            #expect(forwarded.headers[HTTPField.Name("X-Request-ID")!] == "edge-1234")
+            let hostile = try await client.send(.get, "/health", headers: [HTTPField.Name("X-Request-ID")!: "bad id\u{7F}"])
+            #expect(hostile.headers[HTTPField.Name("X-Request-ID")!] != "bad id\u{7F}")
+        }
+    }
+
+    /// A real socket: the server that `sprout serve` builds creates its data directory and SQLite file.
+    @Test func liveServerCreatesTheDataDirectoryAndServesTodos() async throws {
+        guard TestDatabasePlace.postgresURL == nil else { return }  // this one is about the embedded default
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-live-\(UUID().uuidString)/data")
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0, dataDirectory: directory.path)
+        let app = try await buildApplication(configuration, logger: testLogger())
+        try await app.test(.live) { client in
+            let id = try await client.createTodo("over a real socket")
+            let response = try await client.send(.get, "/api/v2/todos/\(id)")
+            #expect(response.status == .ok)
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sprout.sqlite").path))
+    }
+
+    @Test func migratingTwiceIsHarmless() async throws {
+        try await withTestApp { client, database in
+            try await client.createTodo("kept across migrations")
+            try await database.migrate()
+            #expect(try await database.todoCount() == 1)
+        }
+    }
+}
+
+@Suite struct ConfigurationTests {
+    @Test func defaultsRunOnLoopbackPort8080WithDataInDotData() throws {
+        let configuration = try SproutConfiguration.fromEnvironment([:])
+        #expect(configuration.hostname == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.dataDirectory == "./data")
+        #expect(configuration.publicURL == "http://127.0.0.1:8080")
+        guard case .sqlite(let path) = configuration.databaseSettings else {
+            Issue.record("expected SQLite by default")
+            return
+        }
+        #expect(path.hasSuffix("data/sprout.sqlite"))
+    }
+
+    @Test func environmentIsReadAndFlagsWin() throws {
+        let environment = [
+            "HOST": "0.0.0.0", "PORT": "9000", "DATA_DIR": "/tmp/sprout-data",
+            "DATABASE_URL": "postgres://u:p@db:5432/sprout", "PUBLIC_URL": "https://sprout.example",
+        ]
+        let fromEnvironment = try SproutConfiguration.fromEnvironment(environment)
+        #expect(fromEnvironment.hostname == "0.0.0.0")
+        #expect(fromEnvironment.port == 9000)
+        #expect(fromEnvironment.publicURL == "https://sprout.example")
+        #expect(fromEnvironment.databaseSettings == .postgres(url: "postgres://u:p@db:5432/sprout"))
+        let withFlags = try SproutConfiguration.fromEnvironment(environment, hostname: "127.0.0.2", port: 9100, dataDirectory: "/srv/data")
+        #expect(withFlags.hostname == "127.0.0.2")
+        #expect(withFlags.port == 9100)
+        #expect(withFlags.dataDirectory == "/srv/data")
+    }
+
+    @Test(arguments: [["PORT": "eighty"], ["PORT": "70000"], ["DATABASE_URL": "mysql://x"], ["LOG_LEVEL": "loud"], ["MAX_BODY_SIZE": "-1"]])
+    func badEnvironmentValuesAreRefusedWithAReason(environment: [String: String]) {
+        #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(environment) }
+    }
+
+    @Test func passwordsAreKeptOutOfLogs() {
+        let settings = DatabaseSettings.postgres(url: "postgres://sprout:secret@db:5432/sprout")
+        #expect(!settings.redacted.contains("secret"))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Logging
+import NIOCore
+import FluentKit
+import SQLKit
+@testable import SproutServer
+
+/// Runs `body` against a fresh Sprout application on its own empty database: a temporary SQLite file, or,
+/// when `SPROUT_TEST_DATABASE_URL` names a PostgreSQL database, a schema of its own that is dropped afterwards.
+func withTestApp<Value: Sendable>(
+    _ testing: TestingSetup = .router,
+    configure: (inout SproutConfiguration) -> Void = { _ in },
+    _ body: @Sendable (any TestClientProtocol, SproutDatabase) async throws -> Value
+) async throws -> Value {
+    let logger = testLogger()
+    var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
+    configure(&configuration)
+    let place = try await TestDatabasePlace.make(logger: logger)
+    do {
+        let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger)
+        let app = buildApplication(configuration, database: database, logger: logger)
+        let value = try await app.test(testing) { client in try await body(client, database) }
+        await place.remove(logger: logger)
+        return value
+    } catch {
+        await place.remove(logger: logger)
+        throw error
+    }
+}
+
+func testLogger() -> Logger {
+    var logger = Logger(label: "sprout-tests")
+    logger.logLevel = ProcessInfo.processInfo.environment["SPROUT_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+    return logger
+}
+
+/// Where one test's data lives, and how to clear it away.
+struct TestDatabasePlace: Sendable {
+    let settings: DatabaseSettings
+    let directory: URL?
+
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["SPROUT_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func make(logger: Logger) async throws -> TestDatabasePlace {
+        if let url = postgresURL {
+            let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            try await withAdminConnection(url: url, logger: logger) { sql in
+                try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
+            }
+            return TestDatabasePlace(settings: .postgres(url: url, schema: schema), directory: nil)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return TestDatabasePlace(settings: .sqlite(path: directory.appendingPathComponent("sprout.sqlite").path), directory: directory)
+    }
+
+    func remove(logger: Logger) async {
+        switch settings {
+        case .sqlite:
+            if let directory { try? FileManager.default.removeItem(at: directory) }
+        case .postgres(let url, let schema?):
+            try? await Self.withAdminConnection(url: url, logger: logger) { sql in
+                try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+            }
+        case .postgres:
+            break
+        }
+    }
+
+    private static func withAdminConnection(url: String, logger: Logger, _ body: (any SQLDatabase) async throws -> Void) async throws {
+        let database = try SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger)
+        do {
+            try await body(database.database() as! any SQLDatabase)
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a request and returns status, headers and the parsed JSON body (nil when the body is not JSON).
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        headers: HTTPFields = [:],
+        body: String? = nil
+    ) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?) {
+        try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
+            (response.status, response.headers, try? JSON(parsing: response.body))
+        }
+    }
+
+    func sendJSON(_ method: HTTPRequest.Method, _ uri: String, _ json: String) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?) {
+        try await send(method, uri, headers: [.contentType: "application/json", .accept: "application/json"], body: json)
+    }
+
+    func sendForm(_ method: HTTPRequest.Method, _ uri: String, _ form: String) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?) {
+        try await send(method, uri, headers: [.contentType: "application/x-www-form-urlencoded"], body: form)
+    }
+
+    func sendMultipart(_ method: HTTPRequest.Method, _ uri: String, fields: [(String, String)]) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?) {
+        let boundary = "Boundary-\(UUID().uuidString)"
+        var body = ""
+        for (name, value) in fields {
+            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        body += "--\(boundary)--\r\n"
+        return try await send(method, uri, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: body)
+    }
+
+    /// Creates a todo through the JSON endpoint and returns its id.
+    @discardableResult
+    func createTodo(_ title: String, isDone: Bool = false, version: String = "v2") async throws -> Int {
+        let escaped = title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let response = try await sendJSON(.post, "/api/\(version)/todos-json", #"{"title": "\#(escaped)", "is_done": \#(isDone)}"#)
+        guard response.status == .ok, let id = response.json?["data"]?["id"]?.int else {
+            throw TestFailure("create failed: \(response.status) \(String(describing: response.json))")
+        }
+        return id
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Test resources copied from `../shared/fixtures`, so the project stands on its own.
+enum Fixture {
+    static func json(_ path: String) throws -> JSON {
+        guard let url = Bundle.module.url(forResource: "Fixtures/\(path)", withExtension: nil) else {
+            throw TestFailure("missing fixture \(path)")
+        }
+        return try JSON(parsing: Data(contentsOf: url))
+    }
+}
+
+extension SproutDatabase {
+    /// Moves every todo's timestamps into the past, so the next edit is clearly later than its creation.
+    func backdateTodos(by seconds: TimeInterval) async throws {
+        let db = database()
+        for model in try await TodoModel.query(on: db).all() {
+            model.createdAt = model.createdAt.addingTimeInterval(-seconds)
+            model.updatedAt = model.updatedAt.addingTimeInterval(-seconds)
+            try await model.update(on: db)
+        }
+    }
+
+    func todoCount() async throws -> Int {
+        try await TodoModel.query(on: database()).count()
+    }
+}
