@@ -43,6 +43,19 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sprout.sqlite").path))
     }
 
+    /// Guards the PostgreSQL run of the suite: it must really be on PostgreSQL, not silently on SQLite.
+    @Test func suiteRunsOnTheDatabaseItWasAskedFor() async throws {
+        try await withTestApp { _, database in
+            switch database.settings {
+            case .postgres(let url, let schema):
+                #expect(url == TestDatabasePlace.postgresURL)
+                #expect(schema != nil)
+            case .sqlite:
+                #expect(TestDatabasePlace.postgresURL == nil)
+            }
+        }
+    }
+
     @Test func migratingTwiceIsHarmless() async throws {
         try await withTestApp { client, database in
             try await client.createTodo("kept across migrations")
