@@ -7,7 +7,7 @@ struct CreateTodos: AsyncMigration {
 
     func prepare(on database: any Database) async throws {
         try await database.schema(TodoModel.schema)
-            .field("id", .int, .identifier(auto: true))
+            .autoIncrementingID(on: database)
             .field("title", .string, .required)
             .field("title_folded", .string, .required)
             .field("is_done", .bool, .required)

@@ -129,6 +129,16 @@ import Testing
         }
     }
 
+    /// Laravel's MySQL ids never come back after a delete; clients key local data (stars) by id.
+    @Test func deletedIdsAreNeverReused() async throws {
+        try await withTestApp { client, _ in
+            let first = try await client.createTodo("the newest todo yet")
+            #expect(try await client.send(.delete, "/api/v2/todos/\(first)").status == .ok)
+            let second = try await client.createTodo("a todo made after the delete")
+            #expect(second > first)
+        }
+    }
+
     @Test func versionOneServesTheSameDataAsVersionTwo() async throws {
         try await withTestApp { client, _ in
             let id = try await client.createTodo("made through version one", version: "v1")
