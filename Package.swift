@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "sprout", targets: ["sprout"]),
         .library(name: "SproutServer", targets: ["SproutServer"]),
+        .library(name: "SproutKit", targets: ["SproutKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -43,6 +45,21 @@ let package = Package(
             dependencies: [
                 "SproutServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SproutKit",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SproutKitTests",
+            dependencies: [
+                "SproutKit",
+                "SproutServer",
             ],
             swiftSettings: swiftSettings
         ),

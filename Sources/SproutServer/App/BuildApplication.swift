@@ -12,7 +12,13 @@ public func buildApplication(_ configuration: SproutConfiguration, logger: Logge
 }
 
 /// Builds the application over a database the caller made (tests use this to reach the same database).
-public func buildApplication(_ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger) -> some ApplicationProtocol {
+/// `onServerRunning` is told the port actually bound, which matters when `configuration.port` is 0.
+public func buildApplication(
+    _ configuration: SproutConfiguration,
+    database: SproutDatabase,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
     let router = Router(context: SproutRequestContext.self)
     router.add(middleware: RequestLoggingMiddleware())
     router.add(middleware: ErrorRenderingMiddleware())
@@ -29,6 +35,7 @@ public func buildApplication(_ configuration: SproutConfiguration, database: Spr
         router: router,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Sprout"),
         services: [database],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
     app.beforeServerStarts {

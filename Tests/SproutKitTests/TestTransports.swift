@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SproutKit
+
+/// Passes requests to the live server through URLSession, recording them, and can hold them until released —
+/// so a test can look at a store while its request is in flight.
+final class GatedTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var held = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var sent: [URLRequest] = []
+    private let inner = URLSessionTransport()
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let mustWait = lock.withLock {
+            sent.append(request)
+            return held
+        }
+        if mustWait {
+            await withCheckedContinuation { continuation in
+                let stillHeld = lock.withLock {
+                    if held { waiting.append(continuation) }
+                    return held
+                }
+                if !stillHeld { continuation.resume() }
+            }
+        }
+        return try await inner.send(request)
+    }
+
+    func hold() { lock.withLock { held = true } }
+
+    func release() {
+        let continuations = lock.withLock {
+            held = false
+            defer { waiting = [] }
+            return waiting
+        }
+        continuations.forEach { $0.resume() }
+    }
+
+    var requests: [URLRequest] { lock.withLock { sent } }
+
+    /// Waits (briefly) until `count` requests have been sent.
+    func waitForRequests(_ count: Int) async throws {
+        for _ in 0..<500 {
+            if lock.withLock({ sent.count }) >= count { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw StubError.timedOut
+    }
+}
+
+/// Answers every request itself: for failures a live server cannot produce.
+struct StubTransport: HTTPTransport {
+    let respond: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await respond(request)
+    }
+
+    static func answering(status: Int, body: String, headers: [String: String] = ["Content-Type": "application/json"]) -> StubTransport {
+        StubTransport { request in
+            (Data(body.utf8), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!)
+        }
+    }
+}
+
+/// Records the last request it saw, then answers with a fixed body.
+final class RecordingStub: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: URLRequest?
+    let body: String
+
+    init(body: String) { self.body = body }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        lock.withLock { last = request }
+        return (Data(body.utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!)
+    }
+
+    var lastRequest: URLRequest? { lock.withLock { last } }
+}
+
+enum StubError: Error {
+    case offline
+    case timedOut
+}
