@@ -13,6 +13,7 @@ public typealias TokenProvider = @Sendable () async -> String?
 /// let page = try await TodosClient(client: client).list(page: 1)
 /// ```
 public struct APIClient: Sendable {
+    /// The server address every request path is appended to.
     public let baseURL: URL
     let transport: any HTTPTransport
     let tokenProvider: TokenProvider?
@@ -92,6 +93,7 @@ public struct APIClient: Sendable {
 
 /// Carries any error across concurrency domains while keeping its description.
 public struct SendableError: Error, Sendable, CustomStringConvertible {
+    /// The original error's description.
     public let description: String
     /// The `URLError` code when the original error was one.
     public let urlErrorCode: URLError.Code?

@@ -32,6 +32,7 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// A line for logs, with the details a developer needs.
     public var description: String {
         switch self {
         case .transport(let error): "transport failure: \(error)"

@@ -11,12 +11,15 @@ public protocol HTTPTransport: Sendable {
 
 /// The transport that apps use: a `URLSession` (FoundationNetworking on Linux).
 public struct URLSessionTransport: HTTPTransport {
+    /// The session requests go through.
     public let session: URLSession
 
+    /// A transport over `session` (the shared session by default).
     public init(session: URLSession = .shared) {
         self.session = session
     }
 
+    /// Sends `request`; fails with `URLError` when no HTTP answer arrives.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }

@@ -2,16 +2,20 @@ import Foundation
 
 /// A typed description of one API call: where it goes, what it sends, and how its answer is read.
 public struct Request<Response: Sendable>: Sendable {
+    /// The HTTP method.
     public var method: HTTPMethod
     /// The path below the client's base URL, such as `/api/v2/todos`.
     public var path: String
     /// Query items in order; a `nil` value leaves the item out.
     public var query: [(String, String?)]
+    /// What the request sends, if anything.
     public var body: RequestBody?
+    /// Extra headers; they win over the ones the client sets (`Accept`, `Content-Type`, `Authorization`).
     public var headers: [String: String]
     /// Turns a 2xx body into the response value.
     public var decode: @Sendable (Data) throws -> Response
 
+    /// A request whose 2xx answer is read by `decode`.
     public init(
         method: HTTPMethod = .get,
         path: String,

@@ -42,11 +42,16 @@ enum FormEncoding {
 public struct MultipartFormData: Sendable {
     /// One part of the form.
     public struct Part: Sendable {
+        /// The form field name.
         public var name: String
+        /// Set for files; the server sees it in `Content-Disposition`.
         public var filename: String?
+        /// The part's own `Content-Type` (for files, such as `image/jpeg`).
         public var contentType: String?
+        /// The part's bytes.
         public var data: Data
 
+        /// A part; give `filename` and `contentType` for a file.
         public init(name: String, filename: String? = nil, contentType: String? = nil, data: Data) {
             self.name = name
             self.filename = filename
@@ -55,9 +60,12 @@ public struct MultipartFormData: Sendable {
         }
     }
 
+    /// The parts, in the order they are sent.
     public var parts: [Part]
+    /// The separator between parts (random unless given).
     public let boundary: String
 
+    /// A form with `parts`.
     public init(parts: [Part] = [], boundary: String = "SproutKit-\(UUID().uuidString)") {
         self.parts = parts
         self.boundary = boundary

@@ -2,12 +2,18 @@ import Foundation
 
 /// A todo from the Todos service.
 public struct Todo: Sendable, Hashable, Identifiable, Codable {
+    /// The server's id; never reused after a delete.
     public var id: Int
+    /// 6 to 255 characters.
     public var title: String
+    /// Whether the todo is completed.
     public var isDone: Bool
+    /// When the todo was created (whole seconds).
     public var createdAt: Date
+    /// When the title or done state last changed.
     public var updatedAt: Date
 
+    /// A todo with the given values (the server assigns real ones).
     public init(id: Int, title: String, isDone: Bool, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.title = title
@@ -19,10 +25,15 @@ public struct Todo: Sendable, Hashable, Identifiable, Codable {
 
 /// One page of a todo list or search, with the server's paging facts.
 public struct TodoPage: Sendable, Hashable {
+    /// The todos on this page, in the requested order.
     public var todos: [Todo]
+    /// This page's number, from 1.
     public var currentPage: Int
+    /// The number of the last page (1 for an empty list).
     public var lastPage: Int
+    /// The page size the server used (after clamping to 1…100).
     public var perPage: Int
+    /// How many todos the whole list or search has.
     public var total: Int
 
     /// Whether a later page exists, from the server's `meta` (no need to request past the end to find out).

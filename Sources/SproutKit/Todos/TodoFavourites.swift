@@ -58,6 +58,7 @@ public final class TodoFavourites: Sendable {
         }
     }
 
+    /// Whether the todo is starred.
     public func contains(_ id: Int) throws -> Bool {
         try database.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM Favorite WHERE id = ?)", arguments: [id]) ?? false

@@ -18,6 +18,7 @@ public final class TodoListStore {
 
     /// The todos loaded so far, in the order shown.
     public private(set) var todos: [Todo] = []
+    /// What the store is loading right now.
     public private(set) var loadState: LoadState = .idle
     /// Whether the server has more todos after the loaded ones (from its `meta`).
     public private(set) var hasMore = false
@@ -36,6 +37,7 @@ public final class TodoListStore {
     /// The last failure as a value, for callers that handle kinds differently.
     public private(set) var lastError: (any Error)?
 
+    /// Todos per page.
     public let perPage: Int
     private let client: TodosClient
     private let favourites: TodoFavourites?
@@ -54,6 +56,7 @@ public final class TodoListStore {
         favouriteIDs = Set((try? favourites?.all()) ?? [])
     }
 
+    /// Whether any page is loading.
     public var isLoading: Bool { loadState != .idle }
 
     // MARK: Loading
@@ -248,6 +251,7 @@ public final class TodoListStore {
 
     // MARK: Favourites
 
+    /// Whether the todo is starred.
     public func isFavourite(_ id: Int) -> Bool { favouriteIDs.contains(id) }
 
     /// Stars or unstars a todo (kept on the device).
@@ -260,6 +264,7 @@ public final class TodoListStore {
         }
     }
 
+    /// Clears the error once it has been shown.
     public func dismissError() {
         errorMessage = nil
         lastError = nil

@@ -2,7 +2,9 @@ import Foundation
 
 /// The title rule the Todos server enforces, checked on the device first so a person hears about it at once.
 public enum TodoValidation {
+    /// Fewest characters a title may have after trimming.
     public static let minimumTitleLength = 6
+    /// Most characters a title may have.
     public static let maximumTitleLength = 255
 
     /// Why a title cannot be saved.

@@ -2,10 +2,12 @@ import Foundation
 
 /// Every endpoint of the Todos service (the Laravel learning API), with dates as `Date`.
 public struct TodosClient: Sendable {
+    /// The client requests go through.
     public let client: APIClient
     /// `v2` (what REST_TODO uses) or `v1`; both reach the same data.
     public let version: String
 
+    /// Todos calls through `client`, under `/api/{version}`.
     public init(client: APIClient, version: String = "v2") {
         self.client = client
         self.version = version
