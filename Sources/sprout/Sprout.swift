@@ -38,8 +38,11 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try data.configuration(hostname: hostname, port: port)
-        let app = try await buildApplication(configuration)
+        let logger = makeLogger(level: configuration.logLevel)
+        let app = try await buildApplication(configuration, logger: logger)
+        // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
         try await app.runService()
+        logger.info("Sprout stopped")
     }
 }
 

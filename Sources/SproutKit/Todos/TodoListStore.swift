@@ -165,13 +165,7 @@ public final class TodoListStore {
     /// `errorMessage` set) when the title is invalid or the server refuses.
     @discardableResult
     public func create(title rawTitle: String) async -> Bool {
-        let title: String
-        switch TodoValidation.validTitle(rawTitle) {
-        case .success(let valid): title = valid
-        case .failure(let failure):
-            report(failure, message: failure.message)
-            return false
-        }
+        guard let title = validatedTitle(rawTitle) else { return false }
         do {
             let todo = try await client.create(title: title)
             if belongsToCurrentList(todo) {
@@ -188,13 +182,7 @@ public final class TodoListStore {
     /// Renames a todo in place; rolled back if the server refuses.
     @discardableResult
     public func rename(_ id: Int, to newTitle: String) async -> Bool {
-        let title: String
-        switch TodoValidation.validTitle(newTitle) {
-        case .success(let valid): title = valid
-        case .failure(let failure):
-            report(failure, message: failure.message)
-            return false
-        }
+        guard let title = validatedTitle(newTitle) else { return false }
         guard let index = todos.firstIndex(where: { $0.id == id }) else { return false }
         let original = todos[index]
         todos[index].title = title
@@ -271,6 +259,17 @@ public final class TodoListStore {
     }
 
     // MARK: Helpers
+
+    /// The trimmed title, or nil with the rule's message reported.
+    private func validatedTitle(_ raw: String) -> String? {
+        switch TodoValidation.validTitle(raw) {
+        case .success(let title):
+            return title
+        case .failure(let failure):
+            report(failure, message: failure.message)
+            return nil
+        }
+    }
 
     private func forgetFavourite(_ id: Int) {
         guard favouriteIDs.contains(id) else { return }

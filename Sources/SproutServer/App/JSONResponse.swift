@@ -6,7 +6,8 @@ extension Response {
     /// A JSON response with UTF-8 text left unescaped (Korean stays readable) and slashes unescaped (URLs too).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Sorted keys: the same value always gives the same bytes (stable ETags, readable diffs).
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let data = try encoder.encode(value)
         return Response(
             status: status,
