@@ -24,6 +24,7 @@ public func buildApplication(_ configuration: SproutConfiguration, database: Spr
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")
     router.addRoutes(todos.endpoints, atPath: "/api/v1")
+    router.addRoutes(WebController<SproutRequestContext>().endpoints)
 
     var app = Application(
         router: router,
