@@ -50,7 +50,7 @@ def test_list_is_newest_first_with_dates_and_done_marks(browser, server):
         assert row.find_element(By.CSS_SELECTOR, ".todo-done").is_selected() == todo["is_done"]
     # Star one so the screenshot shows what a favourite looks like.
     page.row("장보기: 우유와 달걀 사기").find_element(By.CSS_SELECTOR, ".todo-star").click()
-    browser.execute_script("document.activeElement.blur()")
+    browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
     screenshot(browser, "todos-list")
 
 
