@@ -30,6 +30,7 @@ public func buildApplication(
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")
     router.addRoutes(todos.endpoints, atPath: "/api/v1")
+    router.addRoutes(WebController<SproutRequestContext>().endpoints)
 
     var app = Application(
         router: router,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import SQLKit
 import Testing
 @testable import SproutServer
 
@@ -53,6 +54,19 @@ import Testing
             case .sqlite:
                 #expect(TestDatabasePlace.postgresURL == nil)
             }
+        }
+    }
+
+    @Test func sqliteRunsInWALModeWithForeignKeysAndABusyTimeout() async throws {
+        guard TestDatabasePlace.postgresURL == nil else { return }
+        try await withTestApp { _, database in
+            let sql = database.database() as! any SQLDatabase
+            let journal = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
+            let foreignKeys = try await sql.raw("PRAGMA foreign_keys").first()?.decode(column: "foreign_keys", as: Int.self)
+            let busyTimeout = try await sql.raw("PRAGMA busy_timeout").first()?.decode(column: "timeout", as: Int.self)
+            #expect(journal == "wal")
+            #expect(foreignKeys == 1)
+            #expect(busyTimeout == 5000)
         }
     }
 

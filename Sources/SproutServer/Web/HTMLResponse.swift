@@ -1,0 +1,19 @@
+import HTTPTypes
+import Hummingbird
+
+extension Response {
+    /// An HTML page. The policy allows only this origin's own files (the page fetches nothing from the internet),
+    /// plus `data:` images for the inline favicon.
+    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8",
+                .cacheControl: "no-cache",
+                .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+                .xContentTypeOptions: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: html))
+        )
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import NIOCore
+
+/// The web app's CSS and JavaScript, read once from the resource bundle and served from memory.
+/// Only files that exist in `Web/Static` are served, so a request path can never reach elsewhere on disk.
+struct StaticAssets: Sendable {
+    struct Asset: Sendable {
+        let body: ByteBuffer
+        let contentType: String
+    }
+
+    let assets: [String: Asset]
+    /// A hash of every file, put into asset URLs (`?v=`): browsers may cache a versioned URL for good,
+    /// and a new build gets new URLs.
+    let version: String
+
+    init(directory: URL) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        var assets: [String: Asset] = [:]
+        var hash = FNV1a()
+        for name in names {
+            guard let contentType = Self.contentTypes[(name as NSString).pathExtension.lowercased()] else { continue }
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            hash.add(Array(name.utf8))
+            hash.add(Array(data))
+            assets[name] = Asset(body: ByteBuffer(bytes: data), contentType: contentType)
+        }
+        self.assets = assets
+        self.version = String(hash.value, radix: 16)
+    }
+
+    subscript(name: String) -> Asset? { assets[name] }
+
+    static let contentTypes: [String: String] = [
+        "css": "text/css; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "svg": "image/svg+xml",
+        "png": "image/png",
+    ]
+}
+
+/// 64-bit FNV-1a: a stable content hash (Swift's `Hasher` is seeded per process, so URLs would change on restart).
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: [UInt8]) {
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01b3
+        }
+    }
+}

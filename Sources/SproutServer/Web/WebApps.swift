@@ -1,0 +1,35 @@
+/// The five apps Sprout serves, as the web shell lists them: navigation, home cards and "coming soon" pages.
+struct WebApp: Sendable {
+    let slug: String
+    let name: String
+    let englishName: String
+    let icon: String
+    let summary: String
+    /// Whether the app has a web page yet; the others answer with the "coming soon" page until their issues land.
+    let available: Bool
+    /// Stored rather than computed: Mustache reads values through `Mirror`, which sees stored properties only.
+    let path: String
+
+    init(slug: String, name: String, englishName: String, icon: String, summary: String, available: Bool) {
+        self.slug = slug
+        self.name = name
+        self.englishName = englishName
+        self.icon = icon
+        self.summary = summary
+        self.available = available
+        self.path = "/\(slug)"
+    }
+
+    static let all: [WebApp] = [
+        WebApp(slug: "todos", name: "할 일", englishName: "Todos", icon: "✓",
+               summary: "REST_TODO의 할 일 목록. 추가하고, 찾고, 완료하고, 즐겨찾기로 모아 보세요.", available: true),
+        WebApp(slug: "diary", name: "일기", englishName: "Diary", icon: "✎",
+               summary: "그날의 날씨와 함께 남기는 하루 일기.", available: false),
+        WebApp(slug: "community", name: "커뮤니티", englishName: "Community", icon: "✉",
+               summary: "글을 쓰고 댓글로 이야기를 나누는 커뮤니티.", available: false),
+        WebApp(slug: "market", name: "마켓", englishName: "Open Market", icon: "₩",
+               summary: "상품을 올리고 둘러보는 오픈 마켓.", available: false),
+        WebApp(slug: "board", name: "게시판", englishName: "Board", icon: "☰",
+               summary: "메일처럼 주고받는 게시판.", available: false),
+    ]
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Mustache
+
+/// The web app's Mustache templates, read once from the resource bundle. Each page template renders the main
+/// content, which `layout.mustache` then wraps (receiving it unescaped as `{{{content}}}`).
+struct WebTemplates: Sendable {
+    let library: MustacheLibrary
+
+    init(directory: URL) throws {
+        var library = MustacheLibrary()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".mustache") {
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            try library.register(text, named: String(name.dropLast(".mustache".count)))
+        }
+        self.library = library
+    }
+
+    /// Renders `template` with `context`, then the layout around it.
+    func page(_ template: String, context: Any, layout: LayoutContext) throws(WebRenderingError) -> String {
+        guard let content = library.render(context, withTemplate: template) else { throw .missingTemplate(template) }
+        var layout = layout
+        layout.content = content
+        guard let page = library.render(layout, withTemplate: "layout") else { throw .missingTemplate("layout") }
+        return page
+    }
+}
+
+/// What the layout shows around every page.
+struct LayoutContext {
+    struct NavItem {
+        let name: String
+        let path: String
+        let current: Bool
+    }
+
+    let title: String
+    let pageName: String
+    let assetVersion: String
+    let nav: [NavItem]
+    /// A page's own script from `/static`, if it has one.
+    let script: String?
+    var content = ""
+}
+
+enum WebRenderingError: Error {
+    case missingTemplate(String)
+}

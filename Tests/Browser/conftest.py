@@ -1,0 +1,205 @@
+"""Browser tests for Sprout's web app.
+
+Each test gets its own `sprout serve` (the binary `swift build` already made; nothing is built here) on 127.0.0.1,
+a free port and a fresh temporary data directory, so tests never see each other's todos; a new port is also a new
+origin, so the browser's localStorage starts empty too. One headless Chromium (Debian's, with its chromedriver)
+drives them all. Screenshots go to test-output/screenshots/.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+
+
+def sprout_binary() -> Path:
+    """`SPROUT_BIN`, or the `sprout` in swift build's debug bin folder."""
+    if os.environ.get("SPROUT_BIN"):
+        return Path(os.environ["SPROUT_BIN"])
+    bin_path = subprocess.run(
+        ["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    return Path(bin_path) / "sprout"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Api:
+    """The JSON API, straight from the test: to seed data and to check what the page really saved."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def request(self, method: str, path: str, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + "/api/v2" + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def create(self, title: str, is_done: bool = False) -> dict:
+        status, body = self.request("POST", "/todos-json", {"title": title, "is_done": is_done})
+        assert status == 200, body
+        return body["data"]
+
+    def get(self, todo_id: int):
+        status, body = self.request("GET", f"/todos/{todo_id}")
+        return body["data"] if status == 200 else None
+
+    def all(self, **query) -> list:
+        params = urllib.parse.urlencode({"per_page": 100, **query})
+        status, body = self.request("GET", f"/todos?{params}")
+        assert status == 200, body
+        return body["data"]
+
+    def delete(self, todo_id: int):
+        status, body = self.request("DELETE", f"/todos/{todo_id}")
+        assert status == 200, body
+
+
+class Server:
+    def __init__(self, base: str, data_dir: Path):
+        self.base = base
+        self.data_dir = data_dir
+        self.api = Api(base)
+
+    def url(self, path: str = "/") -> str:
+        return self.base + path
+
+
+@pytest.fixture(scope="session")
+def binary() -> Path:
+    path = sprout_binary()
+    if not path.exists():
+        pytest.exit(f"{path} is missing: run `swift build --product sprout` first (scripts/browser-test does)", 2)
+    return path
+
+
+@pytest.fixture
+def server(binary, tmp_path):
+    port = free_port()
+    data_dir = tmp_path / "data"
+    log = open(tmp_path / "server.log", "wb")
+    env = {**os.environ, "LOG_LEVEL": "warning"}
+    env.pop("DATABASE_URL", None)  # always a fresh SQLite file of its own
+    process = subprocess.Popen(
+        [str(binary), "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
+        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"sprout serve exited with {process.returncode}: {(tmp_path / 'server.log').read_text()}")
+            try:
+                with urllib.request.urlopen(base + "/health", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("sprout serve did not answer /health within 30s")
+            time.sleep(0.1)
+        yield Server(base, data_dir)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def make_driver(size) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",  # the tests run as root
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+        "--lang=ko-KR",
+        f"--window-size={size[0]},{size[1]}",
+    ):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    driver.set_window_size(*size)
+    # Headless windows may come out a little off; size the viewport itself exactly.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600,
+    })
+    return driver
+
+
+@pytest.fixture(scope="session")
+def desktop_driver():
+    driver = make_driver(DESKTOP)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="session")
+def phone_driver():
+    driver = make_driver(PHONE)
+    yield driver
+    driver.quit()
+
+
+def _reset(driver):
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
+    })
+    driver.get_log("browser")  # drop messages left by the previous test
+
+
+@pytest.fixture
+def browser(desktop_driver):
+    _reset(desktop_driver)
+    yield desktop_driver
+    assert_no_console_errors(desktop_driver)
+
+
+@pytest.fixture
+def phone(phone_driver):
+    _reset(phone_driver)
+    yield phone_driver
+    assert_no_console_errors(phone_driver)
+
+
+def assert_no_console_errors(driver):
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+              # The page shows these itself (that is what the error tests check); the console just echoes them.
+              and " - Failed to load resource: the server responded with a status of" not in entry["message"]]
+    assert errors == [], errors

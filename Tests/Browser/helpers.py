@@ -1,0 +1,80 @@
+"""Small helpers shared by the browser tests: waiting, screenshots, and the Todos page's parts."""
+
+import os
+import time
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("SPROUT_TEST_OUTPUT", ROOT / "test-output")) / "screenshots"
+
+
+def wait(driver, condition, timeout=10, message=""):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+
+
+def screenshot(driver, name: str) -> Path:
+    """Saves what the viewport shows now, without a stray focus ring or a half-faded status line."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000, f"{path} looks empty"
+    return path
+
+
+class TodosPage:
+    def __init__(self, driver, server):
+        self.driver = driver
+        self.server = server
+
+    def open(self):
+        self.driver.get(self.server.url("/todos"))
+        self.settle()
+        return self
+
+    def el(self, element_id):
+        return self.driver.find_element(By.ID, element_id)
+
+    def settle(self):
+        """Waits until no page is loading and the list has said how many there are."""
+        wait(self.driver, lambda d: d.execute_script(
+            "return document.getElementById('loading').hidden"
+            " && document.getElementById('todo-list').getAttribute('aria-busy') === 'false'"),
+            message="the list never finished loading")
+
+    def rows(self):
+        return self.driver.find_elements(By.CSS_SELECTOR, "#todo-list li.todo")
+
+    def titles(self):
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('#todo-list li.todo .todo-title')].map(e => e.textContent)")
+
+    def row(self, title):
+        for row in self.rows():
+            if row.find_element(By.CSS_SELECTOR, ".todo-title").text == title:
+                return row
+        raise AssertionError(f"no row titled {title!r} among {self.titles()}")
+
+    def row_by_id(self, todo_id):
+        return self.driver.find_element(By.CSS_SELECTOR, f'#todo-list li.todo[data-id="{todo_id}"]')
+
+    def shown(self, element_id) -> bool:
+        return self.el(element_id).is_displayed()
+
+    def scroll_to_bottom(self):
+        self.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+
+    def scroll_y(self) -> float:
+        return self.driver.execute_script("return window.scrollY")
+
+    def load_everything(self, expected: int):
+        """Scrolls down, as a person would, until the end-of-list line appears."""
+        deadline = time.monotonic() + 30
+        while not self.shown("list-end"):
+            assert time.monotonic() < deadline, f"the end-of-list line never appeared ({len(self.rows())} rows)"
+            self.scroll_to_bottom()
+            time.sleep(0.1)
+        self.settle()
+        assert len(self.rows()) == expected

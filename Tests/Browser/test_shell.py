@@ -1,0 +1,120 @@
+"""The web shell: home, navigation, coming-soon pages, keyboard basics, phone width, nothing fetched elsewhere."""
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from helpers import TodosPage, screenshot, wait
+
+APPS = [("/todos", "할 일"), ("/diary", "일기"), ("/community", "커뮤니티"), ("/market", "마켓"), ("/board", "게시판")]
+
+
+def nav_links(driver):
+    return [(a.get_attribute("pathname"), a.text) for a in driver.find_elements(By.CSS_SELECTOR, ".site-nav a")]
+
+
+def test_home_has_a_card_per_app_and_leads_to_todos(browser, server):
+    browser.get(server.url("/"))
+    assert browser.title == "홈 · Sprout"
+    assert nav_links(browser) == APPS
+    cards = browser.find_elements(By.CSS_SELECTOR, ".app-card")
+    assert [c.find_element(By.CSS_SELECTOR, "a").get_attribute("pathname") for c in cards] == [p for p, _ in APPS]
+    ready = [c for c in cards if "is-coming-soon" not in c.get_attribute("class")]
+    assert len(ready) == 1 and "사용 가능" in ready[0].text
+    assert all("준비 중" in c.text for c in cards[1:])
+    screenshot(browser, "home")
+
+    cards[0].find_element(By.CSS_SELECTOR, "a").click()
+    wait(browser, lambda d: d.current_url == server.url("/todos"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == "할 일"
+    assert browser.find_element(By.CSS_SELECTOR, '.site-nav a[aria-current="page"]').text == "할 일"
+
+
+@pytest.mark.parametrize("path,name", APPS[1:])
+def test_apps_without_a_web_page_say_coming_soon_in_the_same_layout(browser, server, path, name):
+    browser.get(server.url("/"))
+    browser.find_element(By.CSS_SELECTOR, f'.site-nav a[href="{path}"]').click()
+    wait(browser, lambda d: d.current_url == server.url(path))
+    assert browser.find_element(By.TAG_NAME, "h1").text.startswith(name)
+    assert "준비 중" in browser.find_element(By.CSS_SELECTOR, ".coming-soon").text
+    assert browser.find_element(By.CSS_SELECTOR, '.site-nav a[aria-current="page"]').text == name
+    assert nav_links(browser) == APPS
+    if path == "/diary":
+        screenshot(browser, "coming-soon-diary")
+    browser.find_element(By.LINK_TEXT, "할 일 앱 열기").click()
+    wait(browser, lambda d: d.current_url == server.url("/todos"))
+
+
+def test_keyboard_reaches_everything_in_reading_order(browser, server):
+    server.api.create("키보드로 도달할 할 일")
+    TodosPage(browser, server).open()
+    browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    stops = []
+    for _ in range(16):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        stops.append(browser.execute_script("""
+            const e = document.activeElement;
+            return e.id || (e.className && String(e.className).split(' ').pop()) || e.textContent.trim();"""))
+    expected_start = ["skip-link", "brand", "할 일", "일기", "커뮤니티", "마켓", "게시판",
+                      "new-title", "create-submit", "search-query", "button-quiet", "hide-done", "favourites-only",
+                      "todo-done", "todo-star", "todo-edit"]
+    assert stops == expected_start
+
+    # The skip link jumps past the navigation.
+    browser.get(server.url("/todos"))
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.switch_to.active_element.text == "본문으로 건너뛰기"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "main")
+
+
+def test_every_control_has_a_name_and_buttons_are_buttons(browser, server):
+    server.api.create("이름을 확인할 할 일")
+    TodosPage(browser, server).open()
+    unnamed = browser.execute_script("""
+        const named = (e) => e.labels?.length || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby')
+                              || (e.tagName === 'BUTTON' && e.textContent.trim());
+        return [...document.querySelectorAll('input, button, select, textarea')].filter(e => !named(e)).map(e => e.outerHTML);""")
+    assert unnamed == []
+    clickable_non_buttons = browser.execute_script(
+        "return [...document.querySelectorAll('[onclick], div[role=button], span[role=button]')].length")
+    assert clickable_non_buttons == 0
+
+
+def test_pages_fetch_nothing_from_other_origins(browser, server):
+    server.api.create("바깥을 부르지 않는 할 일")
+    for path in ["/", "/todos", "/board"]:
+        browser.get(server.url(path))
+        if path == "/todos":
+            TodosPage(browser, server).settle()
+        resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert resources, "the page should at least load its stylesheet"
+        assert all(name.startswith(server.base + "/") for name in resources), resources
+        sheets = browser.execute_script("return [...document.styleSheets].map(s => s.href)")
+        assert any("/static/app.css" in (href or "") for href in sheets)
+
+
+@pytest.mark.parametrize("path", ["/", "/todos", "/market"])
+def test_phone_width_has_no_sideways_scrolling(phone, server, path):
+    for index in range(12):
+        server.api.create(f"휴대폰 화면에서 보는 할 일 {index + 1}", is_done=index % 4 == 0)
+    phone.get(server.url(path))
+    if path == "/todos":
+        TodosPage(phone, server).settle()
+    assert phone.execute_script("return window.innerWidth") == 390
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
+    # Every navigation link can be reached: the bar scrolls sideways on its own rather than the page.
+    for link in phone.find_elements(By.CSS_SELECTOR, ".site-nav a"):
+        phone.execute_script("arguments[0].scrollIntoView({inline: 'nearest', block: 'nearest'})", link)
+        rect = phone.execute_script("return arguments[0].getBoundingClientRect().toJSON()", link)
+        assert 0 <= rect["left"] and rect["right"] <= 390, (link.text, rect)
+    phone.execute_script("window.scrollTo(0, 0); document.querySelector('.site-nav ul').parentElement.scrollLeft = 0")
+    if path == "/todos":
+        row = phone.find_elements(By.CSS_SELECTOR, "#todo-list li.todo")[0]
+        for control in row.find_elements(By.CSS_SELECTOR, "input, button"):
+            rect = phone.execute_script("return arguments[0].getBoundingClientRect().toJSON()", control)
+            assert rect["right"] <= 390 and rect["width"] >= 20, rect
+        screenshot(phone, "phone-todos")
+    elif path == "/":
+        screenshot(phone, "phone-home")

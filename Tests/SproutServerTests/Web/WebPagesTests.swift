@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import SproutServer
+
+/// The server side of the web app: pages, the shared layout, "coming soon" pages and static files.
+/// What the pages do in a browser is tested in Tests/Browser.
+@Suite struct WebPagesTests {
+    struct Page: Sendable {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: String
+    }
+
+    static let appPaths = ["/todos", "/diary", "/community", "/market", "/board"]
+
+    @Test(arguments: ["/"] + appPaths)
+    func everyPageIsHTMLWithNavigationToAllFiveApps(path: String) async throws {
+        let page = try await get(path)
+        #expect(page.status == .ok)
+        #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+        #expect(page.body.hasPrefix("<!doctype html>"))
+        #expect(page.body.contains(#"<html lang="ko">"#))
+        #expect(page.body.contains(#"name="viewport""#))
+        for appPath in Self.appPaths {
+            #expect(page.body.contains(#"<a href="\#(appPath)""#), "navigation to \(appPath) on \(path)")
+        }
+        // The page names only its own origin's files, and says so to the browser.
+        let addresses = page.body.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")  // a namespace, not a fetch
+        #expect(!addresses.contains("http://") && !addresses.contains("https://"))
+        #expect(page.headers[.contentSecurityPolicy]?.hasPrefix("default-src 'self'") == true)
+    }
+
+    @Test func theCurrentAppIsMarkedInTheNavigation() async throws {
+        let page = try await get("/todos")
+        #expect(page.body.contains(#"<a href="/todos" aria-current="page">"#))
+        #expect(!page.body.contains(#"<a href="/diary" aria-current="page">"#))
+        let home = try await get("/")
+        #expect(!home.body.contains("aria-current"))
+    }
+
+    @Test func homeHasACardForEachAppAndOnlyTodosIsAvailable() async throws {
+        let page = try await get("/")
+        #expect(page.body.components(separatedBy: #"<li class="app-card"#).count - 1 == 5)
+        #expect(page.body.components(separatedBy: "is-coming-soon").count - 1 == 4)
+        #expect(page.body.components(separatedBy: "사용 가능").count - 1 == 1)
+        for app in WebApp.all {
+            #expect(page.body.contains(#"class="app-card-link" href="\#(app.path)""#))
+            #expect(page.body.contains(app.englishName))
+        }
+    }
+
+    @Test(arguments: ["/diary", "/community", "/market", "/board"])
+    func appsWithoutAWebPageSayComingSoon(path: String) async throws {
+        let page = try await get(path)
+        let app = try #require(WebApp.all.first { $0.path == path })
+        #expect(page.body.contains("<title>\(app.name) (준비 중) · Sprout</title>"))
+        #expect(page.body.contains(#"class="coming-soon""#))
+        #expect(page.body.contains("준비 중"))
+        #expect(page.body.contains(app.englishName))
+        #expect(!page.body.contains("todos.js"))
+    }
+
+    @Test func todosPageHasTheAppsControlsAndLoadsItsScript() async throws {
+        let page = try await get("/todos")
+        for id in ["create-form", "new-title", "search-query", "hide-done", "favourites-only", "todo-list", "loading", "list-end", "sentinel", "delete-dialog"] {
+            #expect(page.body.contains(#"id="\#(id)""#), "missing #\(id)")
+        }
+        #expect(page.body.contains(#"<label for="new-title">"#))
+        #expect(page.body.contains(#"<label for="search-query">"#))
+        let version = try #require(Self.assetVersion(in: page.body))
+        #expect(page.body.contains(#"<script src="/static/todos.js?v=\#(version)" defer></script>"#))
+        #expect(page.body.contains(#"<link rel="stylesheet" href="/static/app.css?v=\#(version)">"#))
+    }
+
+    @Test(arguments: [("app.css", "text/css; charset=utf-8"), ("todos.js", "text/javascript; charset=utf-8")])
+    func staticFilesAreServedWithTheirContentType(name: String, contentType: String) async throws {
+        let page = try await get("/static/\(name)")
+        #expect(page.status == .ok)
+        #expect(page.headers[.contentType] == contentType)
+        #expect(page.headers[.xContentTypeOptions] == "nosniff")
+        #expect(page.body.count > 1000)
+        #expect(page.headers[.cacheControl] == "no-cache")
+    }
+
+    /// The versioned URL the layout writes may be cached for good; the version changes when a file does.
+    @Test func versionedStaticURLsAreCachedLong() async throws {
+        let home = try await get("/")
+        let version = try #require(Self.assetVersion(in: home.body))
+        let css = try await get("/static/app.css?v=\(version)")
+        #expect(css.headers[.cacheControl] == "public, max-age=31536000, immutable")
+        let stale = try await get("/static/app.css?v=old")
+        #expect(stale.headers[.cacheControl] == "no-cache")
+    }
+
+    @Test(arguments: ["/static/missing.css", "/static/..%2FTemplates%2Flayout.mustache", "/static/layout.mustache", "/nowhere"])
+    func unknownWebPathsAre404(path: String) async throws {
+        let page = try await get(path)
+        #expect(page.status == .notFound)
+    }
+
+    @Test func assetVersionFollowsTheFilesContents() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-static-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a.css")
+        try Data("body{}".utf8).write(to: file)
+        let first = try StaticAssets(directory: directory)
+        #expect(try StaticAssets(directory: directory).version == first.version)
+        try Data("body{color:red}".utf8).write(to: file)
+        #expect(try StaticAssets(directory: directory).version != first.version)
+        try Data("x".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+        #expect(try StaticAssets(directory: directory)["notes.txt"] == nil)
+    }
+
+    private func get(_ path: String) async throws -> Page {
+        try await withTestApp { client, _ in
+            try await client.execute(uri: path, method: .get) { response in
+                Page(status: response.status, headers: response.headers, body: String(buffer: response.body))
+            }
+        }
+    }
+
+    static func assetVersion(in html: String) -> String? {
+        guard let range = html.range(of: #"app\.css\?v=([0-9a-f]+)"#, options: .regularExpression) else { return nil }
+        return String(html[range].dropFirst("app.css?v=".count))
+    }
+}
