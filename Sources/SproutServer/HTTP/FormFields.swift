@@ -6,8 +6,18 @@ public enum FieldValue: Sendable, Equatable {
     case null
     /// A JSON array or object, where a scalar was expected.
     case structured
-    /// Bytes that are not valid UTF-8 text.
+    /// Bytes that are not valid UTF-8 text, or text with NUL characters (which PostgreSQL cannot store).
     case invalidText
+
+    /// A received string: `.text`, unless it holds a NUL character.
+    static func received(_ string: String) -> FieldValue {
+        string.utf8.contains(0) ? .invalidText : .text(string)
+    }
+
+    /// Received bytes: `.text` when they are UTF-8 without NUL characters.
+    static func received(_ bytes: some Collection<UInt8>) -> FieldValue {
+        String(validating: bytes, as: UTF8.self).map(received) ?? .invalidText
+    }
 
     /// Text, or a JSON scalar spelled as text (PHP frameworks see `123` and `"123"` alike).
     var asText: String? {

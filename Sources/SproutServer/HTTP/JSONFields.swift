@@ -33,7 +33,7 @@ private struct JSONScalar: Decodable {
         } else if let number = try? container.decode(Double.self) {
             field = .number(number)
         } else if let string = try? container.decode(String.self) {
-            field = .text(string)
+            field = .received(string)
         } else if (try? container.decode([String: JSONScalar].self)) != nil || (try? container.decode([JSONScalar].self)) != nil {
             field = .structured
         } else {

@@ -25,11 +25,13 @@ enum MultipartForm {
             guard let name = parameters["name"], !name.isEmpty else { return }
             if parameters["filename"] != nil {
                 fields[name] = .structured
-            } else if let text = String(validating: partBody, as: UTF8.self) {
-                fields[name] = .text(text)
             } else {
-                fields[name] = .invalidText
+                fields[name] = .received(partBody)
             }
+        }
+        // A form with no parts is only its closing delimiter, which the parser does not accept on its own.
+        if String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines) == "--\(boundary)--" {
+            return fields
         }
         do {
             try parser.execute(body)

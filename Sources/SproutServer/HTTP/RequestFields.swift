@@ -47,7 +47,9 @@ extension Request {
                 throw BodyReadingError.malformedMultipart
             }
         }
-        let bytes = body.readableBytesView
+        var bytes = body.readableBytesView
+        // Some editors and Windows tools start UTF-8 text with a byte order mark; it is not content.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let firstSignificant = bytes.first { !(($0 == 0x20) || ($0 == 0x09) || ($0 == 0x0A) || ($0 == 0x0D)) }
         let declaredJSON = contentType.map { $0.value == "application/json" || $0.value.hasSuffix("+json") } ?? false
         if firstSignificant == UInt8(ascii: "{") || firstSignificant == UInt8(ascii: "[") || (declaredJSON && firstSignificant != nil) {

@@ -8,12 +8,7 @@ enum URLEncodedForm {
             guard let rawName = parts.first, let name = String(validating: decode(rawName), as: UTF8.self), !name.isEmpty else {
                 continue
             }
-            let valueBytes = parts.count > 1 ? decode(parts[1]) : []
-            if let value = String(validating: valueBytes, as: UTF8.self) {
-                fields[name] = .text(value)
-            } else {
-                fields[name] = .invalidText
-            }
+            fields[name] = .received(parts.count > 1 ? decode(parts[1]) : [])
         }
         return fields
     }

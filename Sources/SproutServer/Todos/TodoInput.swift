@@ -15,7 +15,7 @@ enum TodoInput {
     static func creation(from fields: FormFields) throws(LaravelError) -> (title: String, isDone: Bool) {
         var errors: [FieldError] = []
         let title = validTitle(fields["title"], errors: &errors)
-        let isDone = validIsDone(fields["is_done"], errors: &errors)
+        let isDone = validIsDone(fields["is_done"], emptyMeansAbsent: false, errors: &errors)
         guard errors.isEmpty, let title else { throw .validation(errors) }
         return (title, isDone ?? false)
     }
@@ -28,7 +28,7 @@ enum TodoInput {
         if fields["title"] != nil {
             changes.title = validTitle(fields["title"], errors: &errors)
         }
-        changes.isDone = validIsDone(fields["is_done"], errors: &errors)
+        changes.isDone = validIsDone(fields["is_done"], emptyMeansAbsent: false, errors: &errors)
         guard errors.isEmpty else { throw .validation(errors) }
         return changes
     }
@@ -57,7 +57,7 @@ enum TodoInput {
                 errors.append(("order_by", "정렬 방향(order_by)은 asc, desc 중 하나여야 합니다."))
             }
         }
-        request.isDone = validIsDone(query["is_done"], errors: &errors)
+        request.isDone = validIsDone(query["is_done"], emptyMeansAbsent: true, errors: &errors)
         if searching {
             let text = nonEmptyText(query["query"])?.trimmingCharacters(in: .whitespacesAndNewlines)
             if let text, !text.isEmpty {
@@ -75,7 +75,7 @@ enum TodoInput {
         case nil, .null:
             errors.append(("title", "제목(title)은 필수입니다."))
         case .invalidText:
-            errors.append(("title", "제목(title)이 올바른 UTF-8 텍스트가 아닙니다."))
+            errors.append(("title", "제목(title)에 쓸 수 없는 문자가 있습니다. (UTF-8이 아니거나 NUL 문자)"))
         case .bool, .structured:
             errors.append(("title", "제목(title)은 문자열이어야 합니다."))
         case .text, .number:
@@ -96,11 +96,13 @@ enum TodoInput {
         return nil
     }
 
-    /// JSON booleans, `"true"`/`"false"`/`"1"`/`"0"` (any case) and the numbers 1 and 0. Absent, null or empty
-    /// means "not given".
-    private static func validIsDone(_ value: FieldValue?, errors: inout [FieldError]) -> Bool? {
+    /// JSON booleans, `"true"`/`"false"`/`"1"`/`"0"` (any case) and the numbers 1 and 0; absent means "not given".
+    /// In a query string an empty `is_done=` is also "not given" (no filter); in a body, null or empty is refused.
+    private static func validIsDone(_ value: FieldValue?, emptyMeansAbsent: Bool, errors: inout [FieldError]) -> Bool? {
         switch value {
-        case nil, .null:
+        case nil:
+            return nil
+        case .null where emptyMeansAbsent:
             return nil
         case .bool(let bool):
             return bool
@@ -110,12 +112,12 @@ enum TodoInput {
             return false
         case .text(let text):
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "": return nil
+            case "" where emptyMeansAbsent: return nil
             case "true", "1": return true
             case "false", "0": return false
             default: break
             }
-        case .number, .structured, .invalidText:
+        case .null, .number, .structured, .invalidText:
             break
         }
         errors.append(("is_done", "완료 여부(is_done)는 true, false, 1, 0 중 하나여야 합니다."))

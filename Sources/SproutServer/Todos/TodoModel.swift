@@ -27,8 +27,10 @@ final class TodoModel: Model, @unchecked Sendable {
         self.updatedAt = createdAt
     }
 
+    /// Composed (NFC) then lowercased: Hangul typed on one system and pasted from another (NFD) match, and so
+    /// do Latin letters of either case.
     static func fold(_ text: String) -> String {
-        text.lowercased()
+        text.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     var todo: Todo {

@@ -76,6 +76,28 @@ import Testing
         }
     }
 
+    /// A multipart form with no parts is only its closing delimiter; like any body with no known field, a no-op.
+    @Test func emptyMultipartPutIsANoOp() async throws {
+        try await withTestApp { client, _ in
+            let id = try await client.createTodo("untouched by empty form")
+            let response = try await client.send(
+                .put, "/api/v2/todos/\(id)", headers: [.contentType: "multipart/form-data; boundary=B"], body: "--B--\r\n"
+            )
+            #expect(response.status == .ok)
+            #expect(response.json?["data"]?["title"] == .string("untouched by empty form"))
+        }
+    }
+
+    /// JSON written by tools that start UTF-8 with a byte order mark, sent without a Content-Type.
+    @Test func jsonWithAByteOrderMarkIsStillJSON() async throws {
+        try await withTestApp { client, _ in
+            let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"title": "BOM prefixed todo"}"#.utf8)
+            let status = try await client.execute(uri: "/api/v2/todos-json", method: .post, body: ByteBuffer(bytes: bytes)) { $0.status }
+            #expect(status == .ok)
+            #expect(try await client.send(.get, "/api/v2/todos").json?["data"]?[0]?["title"] == .string("BOM prefixed todo"))
+        }
+    }
+
     @Test func updatedAtMovesOnlyWhenSomethingChanged() async throws {
         try await withTestApp { client, database in
             let id = try await client.createTodo("timestamps matter")

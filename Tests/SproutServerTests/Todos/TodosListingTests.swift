@@ -112,6 +112,17 @@ import Testing
         }
     }
 
+    /// Hangul pasted from macOS is often decomposed (NFD); a query typed elsewhere is composed (NFC).
+    @Test func searchMatchesAcrossUnicodeNormalisationForms() async throws {
+        try await withTestApp { client, _ in
+            let decomposed = "장보기 목록 정리".decomposedStringWithCanonicalMapping
+            let id = try await client.createTodo(decomposed)
+            let query = "장보기".precomposedStringWithCanonicalMapping.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let found = try await client.send(.get, "/api/v2/todos/search?query=\(query)").json
+            #expect(found?["data"]?.array?.compactMap { $0["id"]?.int } == [id])
+        }
+    }
+
     @Test func searchTreatsLikeWildcardsAsPlainText() async throws {
         try await withTestApp { client, _ in
             let percent = try await client.createTodo("discount 50% off")

@@ -143,6 +143,37 @@ import Testing
         }
     }
 
+    /// PostgreSQL cannot store NUL characters: they must be refused as input, not reach the database as a 500.
+    @Test func nulCharactersAreRefusedNotAServerError() async throws {
+        try await withTestApp { client, database in
+            let form = try await client.sendForm(.post, "/api/v2/todos", "title=abc%00defgh")
+            #expect(form.status == .unprocessableContent)
+            #expect(form.json?["errors"]?["title"] != nil)
+            let json = try await client.sendJSON(.post, "/api/v2/todos-json", #"{"title": "abc\u0000defgh"}"#)
+            #expect(json.status == .unprocessableContent)
+            let search = try await client.send(.get, "/api/v2/todos/search?query=a%00b")
+            #expect(search.status == .ok)
+            #expect(search.json?["data"] == .array([]))
+            #expect(try await database.todoCount() == 0)
+        }
+    }
+
+    @Test func nullOrEmptyIsDoneInABodyIsRefusedButAnEmptyFilterIsNoFilter() async throws {
+        try await withTestApp { client, database in
+            let null = try await client.sendJSON(.post, "/api/v2/todos-json", #"{"title": "valid title here", "is_done": null}"#)
+            #expect(null.status == .unprocessableContent)
+            #expect(null.json?["errors"]?["is_done"] != nil)
+            let empty = try await client.sendForm(.post, "/api/v2/todos", "title=valid+title+here&is_done=")
+            #expect(empty.status == .unprocessableContent)
+            #expect(try await database.todoCount() == 0)
+            try await client.createTodo("one open todo", isDone: false)
+            try await client.createTodo("one done todo", isDone: true)
+            let list = try await client.send(.get, "/api/v2/todos?is_done=")
+            #expect(list.status == .ok)
+            #expect(list.json?["meta"]?["total"] == .number(2))
+        }
+    }
+
     @Test func malformedMultipartAnswers400() async throws {
         try await withTestApp { client, _ in
             let response = try await client.send(
