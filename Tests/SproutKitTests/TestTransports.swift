@@ -4,18 +4,22 @@ import FoundationNetworking
 #endif
 import SproutKit
 
-/// Passes requests to the live server through URLSession, recording them, and can hold them until released —
-/// so a test can look at a store while its request is in flight.
+/// Passes requests to the live server through URLSession, recording them, and can hold the answers until
+/// released — so a test can look at a store while its request is in flight, and decide in which order the
+/// server's answers arrive after the server has acted on them.
 final class GatedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var held = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var sent: [URLRequest] = []
+    private var answered = 0
     private let inner = URLSessionTransport()
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        lock.withLock { sent.append(request) }
+        let answer = try await inner.send(request)
         let mustWait = lock.withLock {
-            sent.append(request)
+            answered += 1
             return held
         }
         if mustWait {
@@ -27,7 +31,7 @@ final class GatedTransport: HTTPTransport, @unchecked Sendable {
                 if !stillHeld { continuation.resume() }
             }
         }
-        return try await inner.send(request)
+        return answer
     }
 
     func hold() { lock.withLock { held = true } }
@@ -45,8 +49,19 @@ final class GatedTransport: HTTPTransport, @unchecked Sendable {
 
     /// Waits (briefly) until `count` requests have been sent.
     func waitForRequests(_ count: Int) async throws {
+        try await waitUntil { $0.sent.count >= count }
+    }
+
+    /// Waits (briefly) until the server has answered `count` requests (answers may still be held).
+    func waitForAnswers(_ count: Int) async throws {
+        try await waitUntil { $0.answered >= count }
+    }
+
+    var answerCount: Int { lock.withLock { answered } }
+
+    private func waitUntil(_ condition: (GatedTransport) -> Bool) async throws {
         for _ in 0..<500 {
-            if lock.withLock({ sent.count }) >= count { return }
+            if lock.withLock({ condition(self) }) { return }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw StubError.timedOut

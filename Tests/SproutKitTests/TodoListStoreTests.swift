@@ -165,64 +165,90 @@ import Testing
         }
     }
 
-    @Test func aRefusedToggleRollsBackInPlaceWithTheServersMessage() async throws {
+    @Test func editingATodoSomeoneElseDeletedRemovesItWithTheServersMessage() async throws {
         try await withLiveServer { base in
             _ = try await Self.seed(12, base: base)
             let server = TodosClient(client: APIClient(baseURL: base))
             let store = TodoListStore(client: server)
             await store.refresh()
             let victim = store.todos[4]
-            // Someone else deletes it; this store still shows it.
+            let neighbour = store.todos[5]
+            // Someone else deletes it; this store still shows it. The server's 404 means it is gone: no ghost.
             try await server.delete(id: victim.id)
             await store.toggleDone(victim.id)
-            #expect(store.todos[4] == victim)
+            #expect(!store.todos.contains { $0.id == victim.id })
+            #expect(store.todos[4] == neighbour)
+            #expect(store.total == 11)
             #expect(store.errorMessage == "할일을 찾을 수 없습니다.")
             #expect((store.lastError as? APIError)?.statusCode == 404)
-            #expect(await store.rename(victim.id, to: "renamed but gone") == false)
-            #expect(store.todos[4] == victim)
         }
     }
 
-    @Test func aDeleteThatFailsInTransitPutsTheTodoBack() async throws {
+    @Test func aRenameThatFailsInTransitIsRolledBackInPlace() async throws {
         try await withLiveServer { base in
-            _ = try await Self.seed(3, base: base)
+            _ = try await Self.seed(5, base: base)
             let live = URLSessionTransport()
-            // The network drops every DELETE: a failure the live server cannot produce by itself.
+            // The network drops every PUT: a refusal the live server cannot produce for a valid title.
             let flaky = StubTransport { request in
-                if request.httpMethod == "DELETE" { throw URLError(.networkConnectionLost) }
+                if request.httpMethod == "PUT" { throw URLError(.networkConnectionLost) }
                 return try await live.send(request)
             }
             let store = TodoListStore(client: TodosClient(client: APIClient(baseURL: base, transport: flaky)))
             await store.refresh()
             let before = store.todos
-            await store.delete(before[1].id)
+            #expect(await store.rename(before[2].id, to: "a new title that never arrives") == false)
             #expect(store.todos == before)
-            #expect(store.total == 3)
-            #expect(store.errorMessage == APIError.transport(underlying: SendableErrorProbe()).message)
-            #expect(try await TodosClient(client: APIClient(baseURL: base)).list().total == 3)
+            await store.toggleDone(before[3].id)
+            #expect(store.todos == before)
+            #expect(store.total == 5)
+            #expect(store.errorMessage != nil)
         }
     }
 
-    @Test func aNewSearchDropsTheAnswerToTheOldOne() async throws {
+    @Test func aTodoRenamedOutOfTheSearchLeavesItAndPagingStaysWhole() async throws {
         try await withLiveServer { base in
-            _ = try await Self.seed(15, base: base)
+            _ = try await Self.seed(30, base: base)
+            let server = TodosClient(client: APIClient(baseURL: base))
+            let store = TodoListStore(client: server)
+            await store.search("todo")
+            #expect(store.todos.count == 10 && store.total == 30)
+            let renamed = store.todos[3]
+            #expect(await store.rename(renamed.id, to: "renamed away from the search"))
+            #expect(!store.todos.contains { $0.id == renamed.id })
+            #expect(store.total == 29)
+            await store.loadNextPage()
+            await store.loadNextPage()
+            #expect(!store.hasMore)
+            let everything = try await server.search("todo", perPage: 100)
+            #expect(store.todos.map(\.id) == everything.todos.map(\.id))
+        }
+    }
+
+    @Test func aTodoDeletedWhileAPageIsOnItsWayDoesNotComeBack() async throws {
+        try await withLiveServer { base in
+            _ = try await Self.seed(25, base: base)
             let gate = GatedTransport()
             let store = TodoListStore(client: TodosClient(client: APIClient(baseURL: base, transport: gate)))
+            await store.refresh()
+            await store.loadNextPage()
+            // One deletion makes the next load ask for page 2 again, which holds the row deleted below.
+            await store.delete(store.todos[18].id)
+            let victim = store.todos[15].id
             gate.hold()
-            let slow = Task { await store.refresh() }
-            try await gate.waitForRequests(1)
-            let search = Task { await store.search("todo 1") }
-            try await gate.waitForRequests(2)
+            let load = Task { await store.loadNextPage() }
+            try await gate.waitForAnswers(gate.answerCount + 1)
+            // The server has answered page 2 (victim included); the answer is held while the victim is deleted.
+            let deleting = Task { await store.delete(victim) }
+            try await gate.waitForAnswers(gate.answerCount + 1)
             gate.release()
-            await slow.value
-            await search.value
-            #expect(store.query == "todo 1")
-            #expect(store.todos.allSatisfy { $0.title.hasPrefix("todo 1") })
-            #expect(store.total == 7)
-            #expect(store.loadState == .idle)
+            await load.value
+            await deleting.value
+            #expect(!store.todos.contains { $0.id == victim })
+            await store.loadNextPage()
+            #expect(!store.hasMore)
+            #expect(!store.todos.contains { $0.id == victim })
+            #expect(store.todos.count == 23 && Set(store.todos.map(\.id)).count == 23)
+            #expect(store.total == 23)
         }
     }
 }
-
-/// Any error: `.transport`'s message does not depend on which.
-private struct SendableErrorProbe: Error, Sendable {}

@@ -1,5 +1,5 @@
 import Foundation
-import SproutKit
+@testable import SproutKit
 import Testing
 
 /// Every Todos endpoint through the kit, against a live Sprout server.
@@ -103,6 +103,23 @@ import Testing
             let todo = try await v1.create(title: "made through version one")
             #expect(try await v2.todo(id: todo.id) == todo)
         }
+    }
+}
+
+@Suite struct LaravelDateTests {
+    @Test func readsMicrosecondsAndWholeSeconds() throws {
+        #expect(LaravelDate.parse("2023-09-16T18:07:38.000000Z") == Date(timeIntervalSince1970: 1_694_887_658))
+        #expect(LaravelDate.parse("2023-09-16T18:07:38Z") == Date(timeIntervalSince1970: 1_694_887_658))
+        let fractional = try #require(LaravelDate.parse("2023-09-16T18:07:38.250000Z")).timeIntervalSince1970
+        #expect(abs(fractional - 1_694_887_658.25) < 1e-6)
+    }
+
+    @Test(arguments: [
+        "2023-09-16T18:07:38.1234567890123456789Z", "2023-13-16T18:07:38Z", "2023-09-16 18:07:38Z",
+        "2023-09-16T18-07-38Z", "2023-09-16T18:07:38.Z", "garbage", "",
+    ])
+    func refusesWhatIsNotALaravelTimestamp(text: String) {
+        #expect(LaravelDate.parse(text) == nil)
     }
 }
 

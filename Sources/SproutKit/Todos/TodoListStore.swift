@@ -42,6 +42,8 @@ public final class TodoListStore {
     private let client: TodosClient
     private let favourites: TodoFavourites?
     @ObservationIgnored private var loadTask: Task<Void, Never>?
+    /// Todos deleted here: a page that was already on its way when they were deleted must not bring them back.
+    @ObservationIgnored private var deletedIDs: Set<Int> = []
     /// Bumped whenever the list is restarted, so answers to an older request are dropped.
     @ObservationIgnored private var generation = 0
 
@@ -124,16 +126,18 @@ public final class TodoListStore {
         // too few new todos (because the server's pages shifted) is followed by the next one.
         var page = state == .loadingFirstPage ? 1 : todos.count / perPage + 1
         var added = 0
+        var addedBefore = 0
         do {
             while true {
                 let result = try await fetch(page: page)
                 guard generation == self.generation, !Task.isCancelled else { return }
+                let arrived = result.todos.filter { !deletedIDs.contains($0.id) }
                 if state == .loadingFirstPage {
-                    todos = result.todos
-                    added = result.todos.count
+                    todos = arrived
+                    added = arrived.count
                 } else {
                     let known = Set(todos.map(\.id))
-                    let fresh = result.todos.filter { !known.contains($0.id) }
+                    let fresh = arrived.filter { !known.contains($0.id) }
                     todos += fresh
                     added += fresh.count
                 }
@@ -141,7 +145,11 @@ public final class TodoListStore {
                 total = result.total
                 hasLoaded = true
                 guard state == .loadingNextPage, added < perPage, result.hasMore else { return }
-                page += 1
+                // Count again from what is loaded now (deletions may have shifted the server's pages), and move
+                // on when a page brought nothing new, so the loop always ends.
+                let recounted = todos.count / perPage + 1
+                page = recounted > page ? recounted : page + (added == addedBefore ? 1 : 0)
+                addedBefore = added
             }
         } catch .cancelled {
             return
@@ -179,7 +187,8 @@ public final class TodoListStore {
         }
     }
 
-    /// Renames a todo in place; rolled back if the server refuses.
+    /// Renames a todo in place; rolled back if the server refuses. A todo renamed out of the current search
+    /// leaves the list, as it would on a reload.
     @discardableResult
     public func rename(_ id: Int, to newTitle: String) async -> Bool {
         guard let title = validatedTitle(newTitle) else { return false }
@@ -188,11 +197,14 @@ public final class TodoListStore {
         todos[index].title = title
         do {
             let saved = try await client.update(id: id, title: title)
-            replace(saved)
+            if belongsToCurrentList(saved) {
+                replace(saved)
+            } else {
+                removeFromList(id)
+            }
             return true
         } catch {
-            restore(original, at: index)
-            report(error)
+            rollBack(original, at: index, after: error)
             return false
         }
     }
@@ -204,8 +216,7 @@ public final class TodoListStore {
         let original = todos[index]
         let isDone = !original.isDone
         if hidesCompleted && isDone {
-            todos.remove(at: index)
-            total -= 1
+            removeFromList(id)
         } else {
             todos[index].isDone = isDone
         }
@@ -213,17 +224,16 @@ public final class TodoListStore {
             let saved = try await client.update(id: id, isDone: isDone)
             replace(saved)
         } catch {
-            if hidesCompleted && isDone { total += 1 }
-            restore(original, at: index)
-            report(error)
+            rollBack(original, at: index, after: error)
         }
     }
 
     /// Deletes a todo and its star; put back in its place if the server refuses.
     public func delete(_ id: Int) async {
         guard let index = todos.firstIndex(where: { $0.id == id }) else { return }
-        let original = todos.remove(at: index)
-        total -= 1
+        let original = todos[index]
+        removeFromList(id)
+        deletedIDs.insert(id)
         do {
             try await client.delete(id: id)
             forgetFavourite(id)
@@ -231,9 +241,8 @@ public final class TodoListStore {
             // Already gone on the server: the deletion the person wanted has happened.
             forgetFavourite(id)
         } catch {
-            total += 1
-            restore(original, at: index)
-            report(error)
+            deletedIDs.remove(id)
+            rollBack(original, at: index, after: error)
         }
     }
 
@@ -289,12 +298,27 @@ public final class TodoListStore {
         todos[index] = todo
     }
 
-    /// Puts `todo` back as it was, at `index` if it had been removed.
-    private func restore(_ todo: Todo, at index: Int) {
-        if let current = todos.firstIndex(where: { $0.id == todo.id }) {
-            todos[current] = todo
+    /// Takes a todo out of the list and the count.
+    private func removeFromList(_ id: Int) {
+        guard let index = todos.firstIndex(where: { $0.id == id }) else { return }
+        todos.remove(at: index)
+        total -= 1
+    }
+
+    /// Undoes an optimistic change the server refused: `original` goes back where it was. When the server says
+    /// the todo no longer exists (someone deleted it), it leaves the list instead of coming back as a ghost.
+    private func rollBack(_ original: Todo, at index: Int, after error: APIError) {
+        report(error)
+        if error.statusCode == 404 || deletedIDs.contains(original.id) {
+            removeFromList(original.id)
+            forgetFavourite(original.id)
+            return
+        }
+        if let current = todos.firstIndex(where: { $0.id == original.id }) {
+            todos[current] = original
         } else {
-            todos.insert(todo, at: min(index, todos.count))
+            todos.insert(original, at: min(index, todos.count))
+            total += 1
         }
     }
 

@@ -64,17 +64,20 @@ enum LaravelDate {
             return value
         }
         guard scalars[4] == UInt8(ascii: "-"), scalars[7] == UInt8(ascii: "-"), scalars[10] == UInt8(ascii: "T"),
+            scalars[13] == UInt8(ascii: ":"), scalars[16] == UInt8(ascii: ":"),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
         var fraction = 0.0
         if scalars[19] == UInt8(ascii: ".") {
             let digits = scalars[20..<(scalars.count - 1)]
-            guard !digits.isEmpty, let value = number(20..<(scalars.count - 1)) else { return nil }
+            // Nanoseconds at most: more digits say nothing a Date can hold, and would overflow the sum.
+            guard (1...9).contains(digits.count), let value = number(20..<(scalars.count - 1)) else { return nil }
             fraction = Double(value) / pow(10, Double(digits.count))
         } else if scalars.count != 20 {
             return nil
         }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var components = DateComponents()
         components.year = year
         components.month = month
