@@ -28,8 +28,13 @@ let package = Package(
     ],
     targets: [
         .target(
+            name: "SproutWire",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SproutServer",
             dependencies: [
+                "SproutWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -54,6 +59,7 @@ let package = Package(
         .target(
             name: "SproutKit",
             dependencies: [
+                "SproutWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -62,6 +68,7 @@ let package = Package(
             name: "SproutKitTests",
             dependencies: [
                 "SproutKit",
+                "SproutWire",
                 "SproutServer",
             ],
             swiftSettings: swiftSettings
@@ -70,6 +77,7 @@ let package = Package(
             name: "SproutServerTests",
             dependencies: [
                 "SproutServer",
+                "SproutWire",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,5 +1,6 @@
 import Foundation
-@testable import SproutKit
+import SproutKit
+import SproutWire
 import Testing
 
 /// Every Todos endpoint through the kit, against a live Sprout server.
@@ -108,9 +109,9 @@ import Testing
 
 @Suite struct LaravelDateTests {
     @Test func readsMicrosecondsAndWholeSeconds() throws {
-        #expect(LaravelDate.parse("2023-09-16T18:07:38.000000Z") == Date(timeIntervalSince1970: 1_694_887_658))
-        #expect(LaravelDate.parse("2023-09-16T18:07:38Z") == Date(timeIntervalSince1970: 1_694_887_658))
-        let fractional = try #require(LaravelDate.parse("2023-09-16T18:07:38.250000Z")).timeIntervalSince1970
+        #expect(LaravelTimestamp.date(from: "2023-09-16T18:07:38.000000Z") == Date(timeIntervalSince1970: 1_694_887_658))
+        #expect(LaravelTimestamp.date(from: "2023-09-16T18:07:38Z") == Date(timeIntervalSince1970: 1_694_887_658))
+        let fractional = try #require(LaravelTimestamp.date(from: "2023-09-16T18:07:38.250000Z")).timeIntervalSince1970
         #expect(abs(fractional - 1_694_887_658.25) < 1e-6)
     }
 
@@ -119,7 +120,7 @@ import Testing
         "2023-09-16T18-07-38Z", "2023-09-16T18:07:38.Z", "garbage", "",
     ])
     func refusesWhatIsNotALaravelTimestamp(text: String) {
-        #expect(LaravelDate.parse(text) == nil)
+        #expect(LaravelTimestamp.date(from: text) == nil)
     }
 }
 

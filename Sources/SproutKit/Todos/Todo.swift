@@ -1,4 +1,5 @@
 import Foundation
+import SproutWire
 
 /// A todo from the Todos service.
 public struct Todo: Sendable, Hashable, Identifiable, Codable {
@@ -40,17 +41,11 @@ public struct TodoPage: Sendable, Hashable {
     public var hasMore: Bool { currentPage < lastPage }
 }
 
-/// Which date a list is ordered by.
-public enum TodoSortField: String, Sendable, CaseIterable {
-    case createdAt = "created_at"
-    case updatedAt = "updated_at"
-}
+/// Which date a list is ordered by (from SproutWire, where the wire values live).
+public typealias TodoSortField = SproutWire.TodoSortField
 
 /// The direction of a list's order.
-public enum TodoSortOrder: String, Sendable, CaseIterable {
-    case newestFirst = "desc"
-    case oldestFirst = "asc"
-}
+public typealias TodoSortOrder = SproutWire.TodoSortOrder
 
 /// The body encoding used to create or update a todo; the server accepts all of them.
 public enum TodoBodyEncoding: Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import SproutWire
 
 /// Every endpoint of the Todos service (the Laravel learning API), with dates as `Date`.
 public struct TodosClient: Sendable {
@@ -55,7 +56,7 @@ public struct TodosClient: Sendable {
         if let isDone { fields.append(("is_done", isDone ? "true" : "false")) }
         switch encoding {
         case .json:
-            return try await client.send(single(.post, "todos-json/\(id)", body: .encodable(TodoChangesJSON(title: title, isDone: isDone))))
+            return try await client.send(single(.post, "todos-json/\(id)", body: .encodable(TodoBodyJSON(title: title, isDone: isDone))))
         case .form:
             return try await client.send(single(.put, "todos/\(id)", body: .form(fields)))
         case .multipart:
@@ -73,7 +74,7 @@ public struct TodosClient: Sendable {
 
     private func single(_ method: HTTPMethod, _ suffix: String, body: RequestBody? = nil) -> Request<Todo> {
         Request(method: method, path: path(suffix), body: body) { data in
-            try JSONDecoder().decode(TodoEnvelopeJSON.self, from: data).data.todo()
+            try JSONDecoder().decode(LaravelEnvelope<TodoJSON>.self, from: data).data.todo()
         }
     }
 
@@ -85,7 +86,7 @@ public struct TodosClient: Sendable {
             ("is_done", isDone.map { $0 ? "true" : "false" }),
         ]
         return Request(path: path(suffix), query: items) { data in
-            try JSONDecoder().decode(TodoListEnvelopeJSON.self, from: data).page()
+            try JSONDecoder().decode(LaravelPage<TodoJSON>.self, from: data).todoPage()
         }
     }
 
@@ -93,23 +94,5 @@ public struct TodosClient: Sendable {
         var form = MultipartFormData()
         for (name, value) in fields { form.append(value, named: name) }
         return form
-    }
-}
-
-private struct TodoBodyJSON: Encodable {
-    let title: String
-    let isDone: Bool
-    enum CodingKeys: String, CodingKey {
-        case title
-        case isDone = "is_done"
-    }
-}
-
-private struct TodoChangesJSON: Encodable {
-    let title: String?
-    let isDone: Bool?
-    enum CodingKeys: String, CodingKey {
-        case title
-        case isDone = "is_done"
     }
 }

@@ -15,7 +15,7 @@ struct FluentTodoRepository: TodoRepository {
         guard offset < total else { return TodoPage(todos: [], total: total) }
         let sortKey: KeyPath<TodoModel, FieldProperty<TodoModel, Date>> =
             request.sortField == .createdAt ? \.$createdAt : \.$updatedAt
-        let direction: DatabaseQuery.Sort.Direction = request.direction == .descending ? .descending : .ascending
+        let direction: DatabaseQuery.Sort.Direction = request.order == .newestFirst ? .descending : .ascending
         let models = try await filteredQuery(request, owner: owner, on: db)
             .sort(sortKey, direction)
             .sort(\.$id, direction)  // ties (same second) broken by id, in the same direction

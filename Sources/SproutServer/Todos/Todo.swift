@@ -1,4 +1,5 @@
 import Foundation
+import SproutWire
 
 /// A todo as the service works with it, independent of storage and of the wire format.
 public struct Todo: Sendable, Equatable {
@@ -20,23 +21,12 @@ public enum TodoOwner: Sendable, Hashable {
     }
 }
 
-/// Which column a list is ordered by (`filter` on the wire).
-public enum TodoSortField: String, Sendable, CaseIterable {
-    case createdAt = "created_at"
-    case updatedAt = "updated_at"
-}
-
-public enum SortDirection: String, Sendable, CaseIterable {
-    case ascending = "asc"
-    case descending = "desc"
-}
-
 /// One page request over the todos of an owner, optionally narrowed by a title search and by `is_done`.
 public struct TodoPageRequest: Sendable, Equatable {
     public var page: Int = 1
     public var perPage: Int = 10
     public var sortField: TodoSortField = .createdAt
-    public var direction: SortDirection = .descending
+    public var order: TodoSortOrder = .newestFirst
     public var isDone: Bool?
     public var titleContains: String?
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SproutWire
 
 /// Turns request fields into validated todo values, with the Laravel-style 422 errors the apps display.
 /// Messages are Korean, like the original server's own messages.
@@ -51,8 +52,8 @@ enum TodoInput {
             }
         }
         if let raw = nonEmptyText(query["order_by"]) {
-            if let direction = SortDirection(rawValue: raw.lowercased()) {
-                request.direction = direction
+            if let order = TodoSortOrder(rawValue: raw.lowercased()) {
+                request.order = order
             } else {
                 errors.append(("order_by", "정렬 방향(order_by)은 asc, desc 중 하나여야 합니다."))
             }

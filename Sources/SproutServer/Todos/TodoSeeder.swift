@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import SproutWire
 
 /// Demo todos for `sprout seed`: Korean and English titles, some done, created over the past weeks.
 public struct TodoSeeder: Sendable {

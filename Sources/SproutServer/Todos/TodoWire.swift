@@ -1,81 +1,29 @@
-import Foundation
-
-/// The Laravel API's JSON for one todo: `{id, title, is_done, created_at, updated_at}`.
-struct TodoJSON: Encodable {
-    let id: Int
-    let title: String
-    let isDone: Bool
-    let createdAt: String
-    let updatedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, title
-        case isDone = "is_done"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-    }
-
-    init(_ todo: Todo) {
-        id = todo.id
-        title = todo.title
-        isDone = todo.isDone
-        createdAt = LaravelTimestamp.string(from: todo.createdAt)
-        updatedAt = LaravelTimestamp.string(from: todo.updatedAt)
-    }
-}
+import SproutWire
 
 /// `{data, message}`: every single-todo answer, create and delete included.
-struct TodoEnvelope: Encodable {
-    let data: TodoJSON
-    let message: String
+typealias TodoEnvelope = LaravelEnvelope<TodoJSON>
+/// `{data, meta, message}`: list and search answers.
+typealias TodoListEnvelope = LaravelPage<TodoJSON>
+
+extension TodoJSON {
+    init(_ todo: Todo) {
+        self.init(
+            id: todo.id,
+            title: todo.title,
+            isDone: todo.isDone,
+            createdAt: LaravelTimestamp.string(from: todo.createdAt),
+            updatedAt: LaravelTimestamp.string(from: todo.updatedAt)
+        )
+    }
 }
 
-/// `{data, meta, message}`: list and search answers, with Laravel's paginator fields.
-struct TodoListEnvelope: Encodable {
-    let data: [TodoJSON]
-    let meta: Meta
-    let message: String
-
-    struct Meta: Encodable {
-        let currentPage: Int
-        let from: Int?
-        let lastPage: Int
-        let perPage: Int
-        let to: Int?
-        let total: Int
-
-        enum CodingKeys: String, CodingKey {
-            case currentPage = "current_page"
-            case from
-            case lastPage = "last_page"
-            case perPage = "per_page"
-            case to, total
-        }
-
-        // Encoded by hand so that `from` and `to` appear as `null` rather than disappearing.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(currentPage, forKey: .currentPage)
-            try container.encode(from, forKey: .from)
-            try container.encode(lastPage, forKey: .lastPage)
-            try container.encode(perPage, forKey: .perPage)
-            try container.encode(to, forKey: .to)
-            try container.encode(total, forKey: .total)
-        }
-    }
-
+extension LaravelPage where Item == TodoJSON {
     init(page: TodoPage, request: TodoPageRequest, message: String) {
-        data = page.todos.map(TodoJSON.init)
-        let offset = (request.page - 1) * request.perPage
-        meta = Meta(
-            currentPage: request.page,
-            from: page.todos.isEmpty ? nil : offset + 1,
-            lastPage: max(1, (page.total + request.perPage - 1) / request.perPage),
-            perPage: request.perPage,
-            to: page.todos.isEmpty ? nil : offset + page.todos.count,
-            total: page.total
+        self.init(
+            data: page.todos.map(TodoJSON.init),
+            meta: LaravelPageMeta(page: request.page, perPage: request.perPage, count: page.todos.count, total: page.total),
+            message: message
         )
-        self.message = message
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SproutWire
 import HTTPTypes
 import Hummingbird
 

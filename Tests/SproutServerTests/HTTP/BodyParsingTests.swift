@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import SproutWire
 import Testing
 @testable import SproutServer
 
