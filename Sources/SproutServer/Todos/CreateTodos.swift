@@ -21,6 +21,13 @@ struct CreateTodos: AsyncMigration {
             .column("owner_id").column("created_at").column("id").run()
         try await sql.create(index: "todos_owner_updated_idx").on(TodoModel.schema)
             .column("owner_id").column("updated_at").column("id").run()
+        // The shared anonymous list is `owner_id IS NULL`, which PostgreSQL's planner does not treat as fixing the
+        // index's first column: without these partial indexes it sorts every anonymous row for each page.
+        for column in ["created_at", "updated_at"] {
+            try await sql.raw(
+                "CREATE INDEX \(ident: "todos_anonymous_\(column)_idx") ON \(ident: TodoModel.schema) (\(ident: column), \(ident: "id")) WHERE \(ident: "owner_id") IS NULL"
+            ).run()
+        }
     }
 
     func revert(on database: any Database) async throws {

@@ -1,4 +1,5 @@
 import FluentKit
+import SQLKit
 import Foundation
 import SproutWire
 
@@ -35,5 +36,8 @@ public struct TodoSeeder: Sendable {
             inserted += size
             progress(inserted)
         }
+        // Fresh planner statistics: right after a bulk insert PostgreSQL still believes the table is nearly
+        // empty and sorts whole lists instead of walking their index, until autovacuum gets round to it.
+        try await (database.database() as! any SQLDatabase).raw("ANALYZE \(ident: TodoModel.schema)").run()
     }
 }
