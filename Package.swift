@@ -70,6 +70,7 @@ let package = Package(
                 "SproutKit",
                 "SproutWire",
                 "SproutServer",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

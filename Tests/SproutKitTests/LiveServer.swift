@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 import SproutKit
 @testable import SproutServer
 
@@ -25,15 +26,26 @@ func withLiveServer<Value: Sendable>(
         logger: logger,
         onServerRunning: { port in portContinuation.yield(port) }
     )
+    // Stopped by graceful shutdown, never by cancelling its task: a connection accepted while the serving task is
+    // cancelled is dropped unserved, and NIO traps on that ("Deinited NIOAsyncWriter without calling finish()").
+    let serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
     return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-        guard let port = await ports.first(where: { _ in true }) else { throw LiveServerError.didNotStart }
+        group.addTask {
+            defer { portContinuation.finish() }
+            try await serviceGroup.run()
+        }
+        guard let port = await ports.first(where: { _ in true }) else {
+            try await group.waitForAll()
+            throw LiveServerError.didNotStart
+        }
         do {
             let value = try await body(URL(string: "http://127.0.0.1:\(port)")!)
-            group.cancelAll()
+            await serviceGroup.triggerGracefulShutdown()
+            try await group.waitForAll()
             return value
         } catch {
-            group.cancelAll()
+            await serviceGroup.triggerGracefulShutdown()
+            try? await group.waitForAll()
             throw error
         }
     }
