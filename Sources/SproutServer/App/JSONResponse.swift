@@ -5,10 +5,7 @@ import Hummingbird
 extension Response {
     /// A JSON response with UTF-8 text left unescaped (Korean stays readable) and slashes unescaped (URLs too).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        // Sorted keys: the same value always gives the same bytes (stable ETags, readable diffs).
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        let data = try encoder.encode(value)
+        let data = try jsonEncoder.encode(value)
         return Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8"],
@@ -16,6 +13,14 @@ extension Response {
         )
     }
 }
+
+/// One encoder for every response: configured once here, only ever used to encode (safe to share).
+private let jsonEncoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    // Sorted keys: the same value always gives the same bytes (stable ETags, readable diffs).
+    encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+    return encoder
+}()
 
 /// The smallest error body, `{"message": "..."}`, used by Laravel, the Board API and Sprout's own APIs.
 struct MessageBody: Encodable {

@@ -41,6 +41,4 @@ public struct FormFields: Sendable, Equatable {
         get { values[name] }
         set { values[name] = newValue }
     }
-
-    public var isEmpty: Bool { values.isEmpty }
 }

@@ -41,6 +41,4 @@ public struct TodoPage: Sendable, Equatable {
 public struct TodoChanges: Sendable, Equatable {
     public var title: String?
     public var isDone: Bool?
-
-    var isEmpty: Bool { title == nil && isDone == nil }
 }
