@@ -2,7 +2,8 @@
 public enum FieldValue: Sendable, Equatable {
     case text(String)
     case bool(Bool)
-    case number(Double)
+    /// A JSON number, as the text that was sent (`12345678901234567` keeps every digit).
+    case number(String)
     case null
     /// A JSON array or object, where a scalar was expected.
     case structured
@@ -23,7 +24,7 @@ public enum FieldValue: Sendable, Equatable {
     var asText: String? {
         switch self {
         case .text(let string): string
-        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .number(let literal): literal
         case .bool, .null, .structured, .invalidText: nil
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import MultipartKit
 import NIOCore
 
@@ -40,7 +41,17 @@ enum MultipartForm {
         }
         // A body that never reached a boundary is not multipart at all.
         if completedParts == 0 && body.readableBytes > 0 { throw Malformed() }
+        // The parser accepts a body that simply stops, dropping its unfinished last part: a form is complete
+        // only with its closing delimiter.
+        guard hasClosingDelimiter(body, boundary: boundary) else { throw Malformed() }
         return fields
+    }
+
+    /// Whether `body` contains `--boundary--` at the start of a line: the end of a multipart body.
+    private static func hasClosingDelimiter(_ body: ByteBuffer, boundary: String) -> Bool {
+        let bytes = Data(body.readableBytesView)
+        let closing = Data("--\(boundary)--".utf8)
+        return bytes.starts(with: closing) || bytes.range(of: Data("\r\n".utf8) + closing) != nil
     }
 }
 

@@ -54,7 +54,7 @@ extension Request {
         let declaredJSON = contentType.map { $0.value == "application/json" || $0.value.hasSuffix("+json") } ?? false
         if firstSignificant == UInt8(ascii: "{") || firstSignificant == UInt8(ascii: "[") || (declaredJSON && firstSignificant != nil) {
             do {
-                return try JSONFields.parse(Data(bytes))
+                return try JSONFields.parse(bytes)
             } catch .notAnObject {
                 throw BodyReadingError.jsonNotAnObject
             } catch {

@@ -61,7 +61,9 @@ enum TodoInput {
         request.isDone = validIsDone(query["is_done"], emptyMeansAbsent: true, errors: &errors)
         if searching {
             let text = nonEmptyText(query["query"])?.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let text, !text.isEmpty {
+            if query["query"] == .invalidText {
+                errors.append(("query", "검색어(query)에 쓸 수 없는 문자가 있습니다. (UTF-8이 아니거나 NUL 문자)"))
+            } else if let text, !text.isEmpty {
                 request.titleContains = text
             } else {
                 errors.append(("query", "검색어(query)는 필수입니다."))
@@ -69,6 +71,13 @@ enum TodoInput {
         }
         guard errors.isEmpty else { throw .validation(errors) }
         return request
+    }
+
+    /// Whether a search text could be found in any title at all. Titles are compared folded (NFC, lowercased),
+    /// and lowercasing turns one code point into at most three, so a folded text longer than three times the
+    /// longest title matches nothing, and is answered without touching the database.
+    static func searchCanMatch(_ text: String) -> Bool {
+        TodoModel.fold(text).unicodeScalars.count <= maximumTitleLength * 3
     }
 
     private static func validTitle(_ value: FieldValue?, errors: inout [FieldError]) -> String? {
@@ -107,9 +116,10 @@ enum TodoInput {
             return nil
         case .bool(let bool):
             return bool
-        case .number(1):
+        // Laravel's boolean rule compares strictly: the integers 1 and 0, not 1.0.
+        case .number("1"):
             return true
-        case .number(0):
+        case .number("0"), .number("-0"):
             return false
         case .text(let text):
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {

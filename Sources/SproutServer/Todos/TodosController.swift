@@ -58,7 +58,12 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
 
     private func page(_ request: Request, context: Context, searching: Bool, message: String) async throws -> Response {
         let pageRequest = try TodoInput.pageRequest(from: request.queryFields, searching: searching)
-        let page = try await repository.page(pageRequest, owner: owner(request))
+        let page: TodoPage
+        if let text = pageRequest.titleContains, !TodoInput.searchCanMatch(text) {
+            page = TodoPage(todos: [], total: 0)
+        } else {
+            page = try await repository.page(pageRequest, owner: owner(request))
+        }
         return try Response.json(TodoListEnvelope(page: page, request: pageRequest, message: message))
     }
 

@@ -26,14 +26,77 @@ import Testing
 }
 
 @Suite struct JSONFieldsTests {
+    static func parse(_ text: String) throws(JSONFields.Failure) -> FormFields {
+        try JSONFields.parse(Array(text.utf8))
+    }
+
     @Test func keepsJSONTypesApart() throws {
-        let fields = try JSONFields.parse(Data(#"{"a": true, "b": "true", "c": 1, "d": null, "e": [1], "f": {"x": 1}}"#.utf8))
+        let fields = try Self.parse(#"{"a": true, "b": "true", "c": 1, "d": null, "e": [1], "f": {"x": 1}}"#)
         #expect(fields["a"] == .bool(true))
         #expect(fields["b"] == .text("true"))
-        #expect(fields["c"] == .number(1))
+        #expect(fields["c"] == .number("1"))
         #expect(fields["d"] == .null)
         #expect(fields["e"] == .structured)
         #expect(fields["f"] == .structured)
+    }
+
+    @Test func numbersKeepEveryDigitAsSent() throws {
+        let fields = try Self.parse(#"{"big": 12345678901234567, "fraction": -0.5e+10, "zero": 0}"#)
+        #expect(fields["big"]?.asText == "12345678901234567")
+        #expect(fields["fraction"]?.asText == "-0.5e+10")
+        #expect(fields["zero"] == .number("0"))
+    }
+
+    @Test func theLastOfDuplicateKeysWinsAsInPHP() throws {
+        #expect(try Self.parse(#"{"title": "first", "title": "second"}"#)["title"] == .text("second"))
+    }
+
+    @Test func escapesAreDecoded() throws {
+        let fields = try Self.parse(#"{"t": "a\"b\\c\/d\n\u00e9\uD83D\uDE00\uAC00", "nul": "x\u0000y"}"#)
+        #expect(fields["t"] == .text("a\"b\\c/d\né😀가"))
+        #expect(fields["nul"] == .invalidText)
+    }
+
+    @Test func nestingUpToPHPsDepthIsNotedAsStructuredAndDeeperIsRefused() throws {
+        let allowed = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+        #expect(try Self.parse(#"{"title": \#(allowed), "x": "y"}"#)["title"] == .structured)
+        let mixed = String(repeating: #"{"a":["#, count: 200) + "1" + String(repeating: "]}", count: 200)
+        #expect(try Self.parse(#"{"title": \#(mixed)}"#)["title"] == .structured)
+        let tooDeep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(throws: JSONFields.Failure.malformed) { try Self.parse(#"{"title": \#(tooDeep)}"#) }
+    }
+
+    @Test(arguments: [
+        "", "{", "}", #"{"a"}"#, #"{"a":}"#, #"{"a":1,}"#, #"{"a":1 "b":2}"#, #"{"a":01}"#, #"{"a":1.}"#, #"{"a":.5}"#,
+        #"{"a":-}"#, #"{"a":1e}"#, #"{"a":tru}"#, #"{"a":nul}"#, #"{"a":"x}"#, "{\"a\":\"line\nbreak\"}", #"{"a":"\q"}"#,
+        #"{"a":"\u12"}"#, #"{"a":"\uD800"}"#, #"{"a":"\uDC00x"}"#, #"{"a":[1,]}"#, #"{"a":[1 2]}"#, #"{"a":{"b"}}"#,
+        #"{"a":{"b":1,}}"#, #"{"a":[}"#, #"{"a":1} x"#, #"{a:1}"#, #"{'a':1}"#,
+    ])
+    func malformedJSONIsRefused(text: String) {
+        #expect(throws: JSONFields.Failure.malformed) { try Self.parse(text) }
+    }
+
+    @Test func invalidUTF8IsMalformed() {
+        #expect(throws: JSONFields.Failure.malformed) { try JSONFields.parse([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]) }
+    }
+
+    @Test(arguments: [#"[1]"#, #""text""#, "12", "true", "null", #"[{"a": [1, {"b": null}]}]"#])
+    func validJSONThatIsNotAnObjectIsToldApart(text: String) {
+        #expect(throws: JSONFields.Failure.notAnObject) { try Self.parse(" \(text) ") }
+    }
+
+    /// This parser and Foundation's agree on what is JSON (but for trailing commas, which Foundation tolerates
+    /// and PHP, like RFC 8259, refuses: see `malformedJSONIsRefused`).
+    @Test func agreesWithJSONSerializationOnValidity() throws {
+        let samples = [
+            #"{}"#, #" { "a" : [ ] , "b" : { } } "#, #"{"a":[1,2,[3,[4,{"b":[]}]]]}"#, #"{"a":-0.0e-0}"#, #"{"a":"\u00"}"#,
+            #"{"a":[1,{"b":2}}"#, #"{"a":1E+2,"b":2e-3}"#, #"{"a":"tab\tline"}"#, #"{"":""}"#, #"{"a":[true,false,null]}"#,
+        ]
+        for sample in samples {
+            let ours = (try? Self.parse(sample)) != nil
+            let foundation = (try? JSONSerialization.jsonObject(with: Data(sample.utf8))) != nil
+            #expect(ours == foundation, "\(sample)")
+        }
     }
 }
 
@@ -44,6 +107,18 @@ import Testing
         let fields = try MultipartForm.parse(ByteBuffer(string: body), boundary: "B")
         #expect(fields["title"] == .text("멀티파트 제목"))
         #expect(fields["photo"] == .structured)
+    }
+
+    @Test func aBodyWithoutItsClosingDelimiterIsMalformed() {
+        let complete = "--B\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nfirst title\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"is_done\"\r\n\r\nmaybe\r\n--B--\r\n"
+        #expect(throws: Never.self) { try MultipartForm.parse(ByteBuffer(string: complete), boundary: "B") }
+        for cut in ["\r\n--B--\r\n", "maybe\r\n--B--\r\n", "ybe\r\n--B--\r\n", "--\r\n"] {
+            let truncated = String(complete.dropLast(cut.count))
+            #expect(throws: MultipartForm.Malformed.self, "cut off before \(cut.debugDescription)") {
+                try MultipartForm.parse(ByteBuffer(string: truncated), boundary: "B")
+            }
+        }
     }
 
     @Test func headerParametersHandleQuotesAndSemicolons() {

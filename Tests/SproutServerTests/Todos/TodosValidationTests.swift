@@ -152,8 +152,8 @@ import Testing
             let json = try await client.sendJSON(.post, "/api/v2/todos-json", #"{"title": "abc\u0000defgh"}"#)
             #expect(json.status == .unprocessableContent)
             let search = try await client.send(.get, "/api/v2/todos/search?query=a%00b")
-            #expect(search.status == .ok)
-            #expect(search.json?["data"] == .array([]))
+            #expect(search.status == .unprocessableContent)
+            #expect(search.json?["errors"]?["query"] != nil)
             #expect(try await database.todoCount() == 0)
         }
     }
