@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Builds the whole Sprout application: database, migrations at start, every service's routes.
 /// `sprout serve` and the tests both come through here.
@@ -32,8 +33,13 @@ public func buildApplication(
     router.addRoutes(todos.endpoints, atPath: "/api/v1")
     router.addRoutes(WebController<SproutRequestContext>().endpoints)
 
+    let requestTimeout = TimeAmount(configuration.requestTimeout)
     var app = Application(
         router: router,
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: [RequestArrivalTimeoutHandler(timeout: requestTimeout, logger: logger)],
+            idleTimeout: TimeAmount(configuration.idleTimeout)
+        )),
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Sprout"),
         services: [database],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -14,6 +14,10 @@ public struct SproutConfiguration: Sendable {
     /// Largest request body the JSON/form APIs accept; larger bodies get 413.
     public var maxRequestBodySize: Int
     public var logLevel: Logger.Level
+    /// A connection that sends nothing for this long is closed (this covers headers that never finish).
+    public var idleTimeout: Duration
+    /// A request whose head and body together take longer than this to arrive gets 408 and its connection closed.
+    public var requestTimeout: Duration
 
     public init(
         hostname: String = "127.0.0.1",
@@ -22,7 +26,9 @@ public struct SproutConfiguration: Sendable {
         databaseURL: String? = nil,
         publicURL: String? = nil,
         maxRequestBodySize: Int = 1 << 20,
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info,
+        idleTimeout: Duration = .seconds(30),
+        requestTimeout: Duration = .seconds(60)
     ) {
         self.hostname = hostname
         self.port = port
@@ -31,9 +37,12 @@ public struct SproutConfiguration: Sendable {
         self.publicURL = publicURL.flatMap { $0.isEmpty ? nil : $0 } ?? "http://\(hostname):\(port)"
         self.maxRequestBodySize = maxRequestBodySize
         self.logLevel = logLevel
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
     }
 
-    /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE` and `LOG_LEVEL`;
+    /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds);
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -70,6 +79,15 @@ public struct SproutConfiguration: Sendable {
             }
             maxBody = parsed
         }
+        func seconds(_ key: String, default fallback: Duration) throws -> Duration {
+            guard let raw = value(key) else { return fallback }
+            guard let parsed = Double(raw), parsed > 0, parsed <= 86_400 else {
+                throw ConfigurationError("\(key) must be a number of seconds above 0 and at most 86400, got '\(raw)'")
+            }
+            return .milliseconds(Int64(parsed * 1000))
+        }
+        let idleTimeout = try seconds("IDLE_TIMEOUT", default: .seconds(30))
+        let requestTimeout = try seconds("REQUEST_TIMEOUT", default: .seconds(60))
         let databaseURL = value("DATABASE_URL")
         if let databaseURL, !(databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://")) {
             throw ConfigurationError("DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)")
@@ -81,7 +99,9 @@ public struct SproutConfiguration: Sendable {
             databaseURL: databaseURL,
             publicURL: value("PUBLIC_URL"),
             maxRequestBodySize: maxBody,
-            logLevel: logLevel
+            logLevel: logLevel,
+            idleTimeout: idleTimeout,
+            requestTimeout: requestTimeout
         )
     }
 

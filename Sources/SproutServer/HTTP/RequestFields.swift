@@ -20,6 +20,12 @@ public enum BodyReadingError: Error, Equatable {
     }
 }
 
+/// The request's connection ended before its body had arrived. Not a server error: it is logged as what it
+/// is, and no answer can be delivered.
+struct ClientWentAway: Error {
+    let underlying: any Error
+}
+
 extension Request {
     /// The request's query string as fields (`+` and percent escapes decoded, as PHP does).
     var queryFields: FormFields {
@@ -38,6 +44,10 @@ extension Request {
             body = try await collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw BodyReadingError.tooLarge(limit: limit)
+        } catch {
+            // The connection failed before the body was complete: the client hung up, broke the framing, or was
+            // too slow and was cut off. Nobody is left to answer.
+            throw ClientWentAway(underlying: error)
         }
         let contentType = headers[.contentType].map(HeaderParameters.init)
         if contentType?.value == "multipart/form-data", let boundary = contentType?["boundary"], !boundary.isEmpty {

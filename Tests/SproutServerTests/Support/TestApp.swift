@@ -13,10 +13,11 @@ import SQLKit
 /// when `SPROUT_TEST_DATABASE_URL` names a PostgreSQL database, a schema of its own that is dropped afterwards.
 func withTestApp<Value: Sendable>(
     _ testing: TestingSetup = .router,
+    logger: Logger? = nil,
     configure: (inout SproutConfiguration) -> Void = { _ in },
     _ body: @Sendable (any TestClientProtocol, SproutDatabase) async throws -> Value
 ) async throws -> Value {
-    let logger = testLogger()
+    let logger = logger ?? testLogger()
     var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+@testable import SproutServer
+
+/// Slow or vanishing clients: none may hold a connection for ever, and none counts as a server error.
+@Suite struct ConnectionLimitsTests {
+    /// Runs a live server with short timeouts and a recording logger, and gives `body` its port.
+    func withLiveServer(_ body: @Sendable (Int, LogRecorder) async throws -> Void) async throws {
+        let recorder = LogRecorder()
+        try await withTestApp(.live, logger: recorder.logger(level: .debug), configure: { configuration in
+            configuration.idleTimeout = .milliseconds(500)
+            configuration.requestTimeout = .milliseconds(1500)
+        }) { client, _ in
+            try await body(try #require(client.port), recorder)
+        }
+    }
+
+    @Test func timeoutsComeFromTheEnvironmentWithSensibleDefaults() throws {
+        let defaults = try SproutConfiguration.fromEnvironment([:])
+        #expect(defaults.idleTimeout == .seconds(30) && defaults.requestTimeout == .seconds(60))
+        let set = try SproutConfiguration.fromEnvironment(["IDLE_TIMEOUT": "2.5", "REQUEST_TIMEOUT": "120"])
+        #expect(set.idleTimeout == .milliseconds(2500) && set.requestTimeout == .seconds(120))
+        for bad in ["0", "-1", "soon", "100000"] {
+            #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["IDLE_TIMEOUT": bad]) }
+        }
+    }
+
+    @Test func headersThatNeverFinishAreCutOffAfterTheIdleTimeout() async throws {
+        try await withLiveServer { port, _ in
+            try await RawConnection.open(port: port) { connection in
+                try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+                let answer = try await connection.readUntilClosed(within: .seconds(10))
+                #expect(answer == "", "the server should close the connection without an answer")
+            }
+        }
+    }
+
+    @Test func aBodyThatStopsArrivingIsCutOffAfterTheIdleTimeout() async throws {
+        try await withLiveServer { port, recorder in
+            try await RawConnection.open(port: port) { connection in
+                try await connection.send(
+                    "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
+                )
+                let answer = try await connection.readUntilClosed(within: .seconds(10))
+                #expect(answer != nil, "the server should close the connection")
+            }
+            #expect(recorder.records.allSatisfy { $0.level < .error })
+        }
+    }
+
+    /// A body that trickles in a byte at a time never looks idle; the request timeout ends it with a 408.
+    @Test func aBodyTrickledInIsAnswered408AndClosed() async throws {
+        try await withLiveServer { port, recorder in
+            try await RawConnection.open(port: port) { connection in
+                try await connection.send(
+                    "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
+                )
+                let trickle = Task {
+                    for _ in 0..<50 {
+                        try await Task.sleep(for: .milliseconds(200))
+                        try await connection.send(" ")
+                    }
+                }
+                let answer = try await connection.readUntilClosed(within: .seconds(10))
+                trickle.cancel()
+                let text = try #require(answer, "the server should close the connection")
+                #expect(text.hasPrefix("HTTP/1.1 408"))
+                #expect(text.contains("did not arrive in time"))
+            }
+            #expect(recorder.records.allSatisfy { $0.level < .error })
+        }
+    }
+
+    /// It used to be logged as an unhandled error, with 500 in the access line.
+    @Test func aClientThatHangsUpMidBodyIsLoggedAsGoneNotAsAServerError() async throws {
+        try await withLiveServer { port, recorder in
+            try await RawConnection.open(port: port) { connection in
+                try await connection.send(
+                    "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
+                )
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let accessLine = try await recorder.waitFor { $0.message.hasPrefix("POST /api/v2/todos-json") }
+            #expect(accessLine?.message == "POST /api/v2/todos-json 499")
+            #expect(recorder.records.contains { $0.level == .info && $0.message.contains("client went away") })
+            #expect(recorder.records.allSatisfy { $0.level < .error }, "\(recorder.records.filter { $0.level >= .error }.map(\.message))")
+        }
+    }
+
+    @Test func normalRequestsOnAKeptAliveConnectionStillWork() async throws {
+        try await withLiveServer { port, _ in
+            try await RawConnection.open(port: port) { connection in
+                let body = #"{"title": "over a raw socket"}"#
+                try await connection.send(
+                    "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        + "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                )
+                let answer = try #require(try await connection.readUntilClosed(within: .seconds(10)))
+                #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
+            }
+        }
+    }
+}
