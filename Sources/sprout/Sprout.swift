@@ -38,11 +38,13 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try data.configuration(hostname: hostname, port: port)
-        let logger = makeLogger(level: configuration.logLevel)
-        let app = try await buildApplication(configuration, logger: logger)
-        // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
-        try await app.runService()
-        logger.info("Sprout stopped")
+        try await SecretRedaction.redactingErrors(of: configuration) {
+            let logger = makeLogger(level: configuration.logLevel)
+            let app = try await buildApplication(configuration, logger: logger)
+            // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
+            try await app.runService()
+            logger.info("Sprout stopped")
+        }
     }
 }
 
@@ -86,16 +88,19 @@ struct Seed: AsyncParsableCommand {
 
 /// Opens the configured database for a one-off command and always closes it again.
 func withDatabase(_ configuration: SproutConfiguration, _ body: (SproutDatabase) async throws -> Void) async throws {
-    let database = try SproutDatabase(
-        settings: configuration.databaseSettings,
-        migrations: SproutMigrations.all,
-        logger: makeLogger(level: configuration.logLevel)
-    )
-    do {
-        try await body(database)
-    } catch {
+    try await SecretRedaction.redactingErrors(of: configuration) {
+        let database = try SproutDatabase(
+            settings: configuration.databaseSettings,
+            migrations: SproutMigrations.all,
+            logger: makeLogger(level: configuration.logLevel)
+        )
+        do {
+            try await body(database)
+        } catch {
+            await database.shutdown()
+            throw error
+        }
         await database.shutdown()
-        throw error
     }
-    await database.shutdown()
 }
+

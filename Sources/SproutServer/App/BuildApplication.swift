@@ -65,9 +65,7 @@ extension DatabaseSettings {
         case .sqlite(let path):
             return "sqlite:\(path)"
         case .postgres(let url, let schema):
-            var components = URLComponents(string: url)
-            if components?.password != nil { components?.password = "***" }
-            return (components?.string ?? "postgres") + (schema.map { " (schema \($0))" } ?? "")
+            return SecretRedaction.redactingPassword(in: url) + (schema.map { " (schema \($0))" } ?? "")
         }
     }
 }

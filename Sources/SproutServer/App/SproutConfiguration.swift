@@ -89,8 +89,16 @@ public struct SproutConfiguration: Sendable {
         let idleTimeout = try seconds("IDLE_TIMEOUT", default: .seconds(30))
         let requestTimeout = try seconds("REQUEST_TIMEOUT", default: .seconds(60))
         let databaseURL = value("DATABASE_URL")
-        if let databaseURL, !(databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://")) {
-            throw ConfigurationError("DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)")
+        if let databaseURL {
+            guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
+                throw ConfigurationError("DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)")
+            }
+            guard let components = URLComponents(string: databaseURL), let host = components.host, !host.isEmpty else {
+                throw ConfigurationError(
+                    "DATABASE_URL is not a valid URL (postgres://user:password@host:port/database, with special characters "
+                        + "percent-encoded): \(SecretRedaction.redactingPassword(in: databaseURL))"
+                )
+            }
         }
         return SproutConfiguration(
             hostname: hostname ?? value("HOST") ?? "127.0.0.1",
