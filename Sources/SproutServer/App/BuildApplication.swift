@@ -20,8 +20,10 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = Router(context: SproutRequestContext.self)
+    // HEAD is answered for every GET route: the same headers, no body.
+    let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLoggingMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorRenderingMiddleware())
     router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
 

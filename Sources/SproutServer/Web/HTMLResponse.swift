@@ -12,8 +12,14 @@ extension Response {
                 .cacheControl: "no-cache",
                 .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
                 .xContentTypeOptions: "nosniff",
+                // Links lead only to this site's own pages; other sites are told nothing of where a visitor was.
+                .referrerPolicy: "same-origin",
             ],
             body: .init(byteBuffer: ByteBuffer(string: html))
         )
     }
+}
+
+extension HTTPField.Name {
+    static var referrerPolicy: Self { .init("Referrer-Policy")! }
 }

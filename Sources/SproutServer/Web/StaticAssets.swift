@@ -7,6 +7,8 @@ struct StaticAssets: Sendable {
     struct Asset: Sendable {
         let body: ByteBuffer
         let contentType: String
+        /// A strong validator from the file's content, so a browser revalidating an unversioned URL gets 304.
+        let etag: String
     }
 
     let assets: [String: Asset]
@@ -23,7 +25,10 @@ struct StaticAssets: Sendable {
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
             hash.add(Array(name.utf8))
             hash.add(Array(data))
-            assets[name] = Asset(body: ByteBuffer(bytes: data), contentType: contentType)
+            var fileHash = FNV1a()
+            fileHash.add(Array(data))
+            let etag = "\"" + String(fileHash.value, radix: 16) + "\""
+            assets[name] = Asset(body: ByteBuffer(bytes: data), contentType: contentType, etag: etag)
         }
         self.assets = assets
         self.version = String(hash.value, radix: 16)

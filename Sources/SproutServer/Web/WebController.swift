@@ -59,15 +59,24 @@ struct WebController<Context: RequestContext> {
         guard let name = context.parameters.get("file"), let asset = assets[name] else { throw HTTPError(.notFound) }
         // A URL carrying the current version never changes; any other may, so it is revalidated each time.
         let versioned = request.uri.queryParameters.get("v") == assets.version
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: asset.contentType,
-                .cacheControl: versioned ? "public, max-age=31536000, immutable" : "no-cache",
-                .xContentTypeOptions: "nosniff",
-            ],
-            body: .init(byteBuffer: asset.body)
-        )
+        let headers: HTTPFields = [
+            .contentType: asset.contentType,
+            .cacheControl: versioned ? "public, max-age=31536000, immutable" : "no-cache",
+            .eTag: asset.etag,
+            .xContentTypeOptions: "nosniff",
+        ]
+        if let candidates = request.headers[.ifNoneMatch], Self.matches(candidates, etag: asset.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
+    }
+
+    /// `If-None-Match`: `*`, or a list of tags, weak ones (`W/"…"`) included, as RFC 9110 compares them for GET.
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
     }
 
     private func render(_ template: String, context: Any, title: String, current: WebApp?, script: String? = nil) throws -> Response {
