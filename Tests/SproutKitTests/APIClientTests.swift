@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NIOCore
+import NIOPosix
 import SproutKit
 import Testing
 
@@ -117,19 +119,60 @@ import Testing
     }
 
     @Test func cancellationReachesALiveURLSessionRequest() async throws {
+        // A server that accepts connections and never answers: only cancellation can end the request early.
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in channel.eventLoop.makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+        defer { silent.close(promise: nil) }
+        let port = try #require(silent.localAddress?.port)
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let client = APIClient(baseURL: base)
+        let task = Task { try await client.send(Request<Data>(path: "/health")) }
+        try await Task.sleep(for: .milliseconds(200))
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        #expect(cancelled.duration(to: .now) < .seconds(10))
+        guard case .failure(let error) = result, case .cancelled = error as? APIError else {
+            Issue.record("expected .cancelled, got \(result)")
+            return
+        }
+    }
+
+    /// Once the server has answered, the answer counts: a caller cancelled a moment too late must not undo,
+    /// on screen, a change the server made.
+    @Test func anAnswerThatArrivedBeforeTheCancellationIsReturned() async throws {
         try await withLiveServer { base in
             let gate = GatedTransport()
             gate.hold()
             let client = APIClient(baseURL: base, transport: gate)
             let task = Task { try await client.send(Request<Data>(path: "/health")) }
-            try await gate.waitForRequests(1)
+            try await gate.waitForAnswers(1)
             task.cancel()
             gate.release()
-            let result = await task.result
-            guard case .failure(let error) = result, case .cancelled = error as? APIError else {
-                Issue.record("expected .cancelled, got \(result)")
-                return
-            }
+            let data = try await task.value
+            #expect(String(decoding: data, as: UTF8.self).contains("ok"))
         }
+    }
+
+    @Test(arguments: ["http://example.com", "http://192.168.0.10:8080", "http://10.0.0.1", "ftp://127.0.0.1"])
+    func plainHTTPToAnotherHostIsRefused(address: String) async {
+        let client = APIClient(baseURL: URL(string: address)!, transport: RecordingStub(body: "{}"), tokenProvider: { "secret" })
+        await #expect(throws: APIError.self) { _ = try await client.send(Request<Data>(path: "/users/me")) }
+    }
+
+    @Test(arguments: ["https://example.com", "http://127.0.0.1:8080", "http://127.1.2.3", "http://localhost:8080", "http://[::1]:8080"])
+    func httpsAndThisDevicesOwnAddressesAreAllowed(address: String) async throws {
+        let recorder = RecordingStub(body: "{}")
+        let client = APIClient(baseURL: URL(string: address)!, transport: recorder)
+        _ = try await client.send(Request<Data>(path: "/health"))
+        #expect(recorder.lastRequest != nil)
+    }
+
+    @Test func anAppMayOptIntoPlainHTTPForADevelopmentServer() async throws {
+        let recorder = RecordingStub(body: "{}")
+        let client = APIClient(baseURL: URL(string: "http://192.168.0.10:8080")!, transport: recorder, allowsInsecureHTTP: true)
+        _ = try await client.send(Request<Data>(path: "/health"))
+        #expect(recorder.lastRequest?.url?.host == "192.168.0.10")
     }
 }

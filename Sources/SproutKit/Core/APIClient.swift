@@ -17,15 +17,26 @@ public struct APIClient: Sendable {
     public let baseURL: URL
     let transport: any HTTPTransport
     let tokenProvider: TokenProvider?
+    /// Whether plain http is allowed to a host other than this device.
+    public let allowsInsecureHTTP: Bool
 
     /// - Parameters:
-    ///   - baseURL: the server's address; request paths are appended to it.
+    ///   - baseURL: the server's address; request paths are appended to it. It must be https, except for this
+    ///     device's own addresses (`localhost`, `127.0.0.0/8`, `::1`), unless `allowsInsecureHTTP` says otherwise.
     ///   - transport: how requests travel; `URLSessionTransport()` unless a test needs otherwise.
     ///   - tokenProvider: asked before every request for a Bearer token.
-    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), tokenProvider: TokenProvider? = nil) {
+    ///   - allowsInsecureHTTP: allow plain http to other hosts (a development server on the local network);
+    ///     tokens and passwords then cross the network readable by anyone on the way.
+    public init(
+        baseURL: URL,
+        transport: any HTTPTransport = URLSessionTransport(),
+        tokenProvider: TokenProvider? = nil,
+        allowsInsecureHTTP: Bool = false
+    ) {
         self.baseURL = baseURL
         self.transport = transport
         self.tokenProvider = tokenProvider
+        self.allowsInsecureHTTP = allowsInsecureHTTP
     }
 
     /// Sends `request` and decodes its answer.
@@ -36,8 +47,9 @@ public struct APIClient: Sendable {
         let response: HTTPURLResponse
         do {
             try Task.checkCancellation()
+            // No cancellation check once the answer is here: the server has acted on the request, and a caller
+            // told "cancelled" would undo, on screen, a change that was made.
             (data, response) = try await transport.send(urlRequest)
-            try Task.checkCancellation()
         } catch {
             if error is CancellationError || (error as? URLError)?.code == .cancelled || Task.isCancelled {
                 throw .cancelled
@@ -57,6 +69,7 @@ public struct APIClient: Sendable {
 
     /// The `URLRequest` that `send` would send, for inspection and logging.
     public func makeURLRequest<Response>(_ request: Request<Response>) async throws(APIError) -> URLRequest {
+        try checkScheme()
         guard let url = url(for: request) else {
             throw .invalidRequest(reason: "no URL can be made of \(baseURL) and \(request.path)")
         }
@@ -80,6 +93,28 @@ public struct APIClient: Sendable {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         return urlRequest
+    }
+
+    /// https everywhere; plain http only to this device, or where the app has explicitly allowed it.
+    private func checkScheme() throws(APIError) {
+        switch baseURL.scheme?.lowercased() {
+        case "https":
+            return
+        case "http":
+            if allowsInsecureHTTP || Self.isLoopback(host: baseURL.host) { return }
+            throw .invalidRequest(reason: "\(baseURL) is plain http to another host: use https, or allowsInsecureHTTP for a development server")
+        default:
+            throw .invalidRequest(reason: "\(baseURL) is not an http or https URL")
+        }
+    }
+
+    /// `localhost`, `127.0.0.0/8` and `::1`: traffic to them never leaves the device.
+    static func isLoopback(host: String?) -> Bool {
+        guard var host = host?.lowercased() else { return false }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     private func url<Response>(for request: Request<Response>) -> URL? {

@@ -39,6 +39,11 @@ public final class TodoListStore {
 
     /// Todos per page.
     public let perPage: Int
+    /// The server's largest `per_page`.
+    static let largestPage = 100
+    /// How many pages one `loadNextPage` fetches at most while looking for todos it has not shown yet. A server
+    /// whose `meta` keeps promising rows that never come must not keep the store fetching for ever.
+    static let maximumFetchesPerLoad = 5
     private let client: TodosClient
     private let favourites: TodoFavourites?
     @ObservationIgnored private var loadTask: Task<Void, Never>?
@@ -50,11 +55,11 @@ public final class TodoListStore {
     /// - Parameters:
     ///   - client: the Todos API.
     ///   - favourites: where stars are kept; nil disables them.
-    ///   - perPage: page size (REST_TODO uses 10).
+    ///   - perPage: page size (REST_TODO uses 10); kept within 1...100, the sizes the server serves.
     public init(client: TodosClient, favourites: TodoFavourites? = nil, perPage: Int = 10) {
         self.client = client
         self.favourites = favourites
-        self.perPage = perPage
+        self.perPage = min(max(perPage, 1), Self.largestPage)
         favouriteIDs = Set((try? favourites?.all()) ?? [])
     }
 
@@ -127,9 +132,11 @@ public final class TodoListStore {
         var page = state == .loadingFirstPage ? 1 : todos.count / perPage + 1
         var added = 0
         var addedBefore = 0
+        var fetches = 0
         do {
             while true {
                 let result = try await fetch(page: page)
+                fetches += 1
                 guard generation == self.generation, !Task.isCancelled else { return }
                 let arrived = result.todos.filter { !deletedIDs.contains($0.id) }
                 if state == .loadingFirstPage {
@@ -141,10 +148,11 @@ public final class TodoListStore {
                     todos += fresh
                     added += fresh.count
                 }
-                hasMore = result.hasMore
+                // An empty page is the end, whatever `meta` says.
+                hasMore = result.hasMore && !result.todos.isEmpty
                 total = result.total
                 hasLoaded = true
-                guard state == .loadingNextPage, added < perPage, result.hasMore else { return }
+                guard state == .loadingNextPage, added < perPage, hasMore, fetches < Self.maximumFetchesPerLoad else { return }
                 // Count again from what is loaded now (deletions may have shifted the server's pages), and move
                 // on when a page brought nothing new, so the loop always ends.
                 let recounted = todos.count / perPage + 1
