@@ -10,24 +10,34 @@ enum JSONFields {
     enum Failure: Error, Equatable {
         case malformed
         case notAnObject
+        case tooManyFields
     }
 
     /// PHP's `json_decode` default depth, counting the top-level object as one.
     static let maximumDepth = 512
 
-    static func parse(_ bytes: some Collection<UInt8>) throws(Failure) -> FormFields {
-        var scanner = JSONScanner(bytes: Array(bytes))
-        return try scanner.topLevelObject()
+    /// Reads a body's top-level object; more than `maximumFields` members (repeated keys counted) is
+    /// `.tooManyFields`, found before the rest of the body is read.
+    static func parse(_ bytes: some Collection<UInt8>, maximumFields: Int = FormFields.maximumCount) throws(Failure) -> FormFields {
+        let copy = Array(bytes)
+        let result: Result<FormFields, Failure> = copy.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer, maximumFields: maximumFields)
+            return Result { () throws(Failure) in try scanner.topLevelObject() }
+        }
+        return try result.get()
     }
 }
 
-/// A cursor over one JSON text. Every byte is looked at a bounded number of times.
+/// A cursor over one JSON text. Every byte is looked at a bounded number of times, and nothing is allocated for
+/// what is only checked (nested values, their keys and strings).
 private struct JSONScanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumFields: Int
     var index = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumFields: Int) {
         self.bytes = bytes
+        self.maximumFields = maximumFields
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -42,11 +52,14 @@ private struct JSONScanner {
         }
         index += 1
         var fields = FormFields()
+        var members = 0
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
         } else {
             while true {
+                members += 1
+                guard members <= maximumFields else { throw .tooManyFields }
                 skipWhitespace()
                 let key = try stringValue()
                 try expect(UInt8(ascii: ":"))
@@ -107,7 +120,7 @@ private struct JSONScanner {
                     continue
                 }
             case UInt8(ascii: "\""):
-                _ = try stringValue()
+                try skipString()
             case UInt8(ascii: "t"): try literal("true")
             case UInt8(ascii: "f"): try literal("false")
             case UInt8(ascii: "n"): try literal("null")
@@ -131,8 +144,41 @@ private struct JSONScanner {
     /// `"name":` inside a nested object; the name itself is not kept.
     private mutating func memberName() throws(JSONFields.Failure) {
         skipWhitespace()
-        _ = try stringValue()
+        try skipString()
         try expect(UInt8(ascii: ":"))
+    }
+
+    /// Checks a string that is not kept: escapes well-formed, text valid UTF-8, nothing allocated.
+    private mutating func skipString() throws(JSONFields.Failure) {
+        guard current == UInt8(ascii: "\"") else { throw .malformed }
+        index += 1
+        var runStart = index
+        var runIsASCII = true
+        while true {
+            guard let byte = current else { throw .malformed }
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                // Escapes split the text into runs; each run must be valid UTF-8 on its own.
+                if !runIsASCII { try validateUTF8(runStart..<index) }
+                index += 1
+                if byte == UInt8(ascii: "\"") { return }
+                _ = try escapedScalar()
+                runStart = index
+                runIsASCII = true
+            case ..<0x20:
+                throw .malformed
+            default:
+                if byte >= 0x80 { runIsASCII = false }
+                index += 1
+            }
+        }
+    }
+
+    private func validateUTF8(_ range: Range<Int>) throws(JSONFields.Failure) {
+        let failed = transcode(
+            UnsafeBufferPointer(rebasing: bytes[range]).makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true
+        ) { _ in }
+        if failed { throw .malformed }
     }
 
     /// A JSON string, unescaped. Invalid UTF-8, raw control characters and unpaired surrogates are refused as
@@ -149,10 +195,12 @@ private struct JSONScanner {
         guard let stop = current else { throw .malformed }
         if stop == UInt8(ascii: "\"") {
             index += 1
-            guard let text = String(validating: bytes[start..<(index - 1)], as: UTF8.self) else { throw .malformed }
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self) else {
+                throw .malformed
+            }
             return text
         }
-        var decoded = Array(bytes[start..<index])
+        var decoded = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while true {
             guard let byte = current else { throw .malformed }
             index += 1
@@ -161,7 +209,7 @@ private struct JSONScanner {
                 guard let text = String(validating: decoded, as: UTF8.self) else { throw .malformed }
                 return text
             case UInt8(ascii: "\\"):
-                try escape(into: &decoded)
+                decoded.append(contentsOf: UTF8.encode(try escapedScalar())!)
             case ..<0x20:
                 throw .malformed
             default:
@@ -170,16 +218,17 @@ private struct JSONScanner {
         }
     }
 
-    private mutating func escape(into decoded: inout [UInt8]) throws(JSONFields.Failure) {
+    /// The character an escape stands for; `index` is just past its backslash.
+    private mutating func escapedScalar() throws(JSONFields.Failure) -> Unicode.Scalar {
         guard let byte = current else { throw .malformed }
         index += 1
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(byte)
-        case UInt8(ascii: "b"): decoded.append(0x08)
-        case UInt8(ascii: "f"): decoded.append(0x0C)
-        case UInt8(ascii: "n"): decoded.append(0x0A)
-        case UInt8(ascii: "r"): decoded.append(0x0D)
-        case UInt8(ascii: "t"): decoded.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"):
             var scalar = try hexQuad()
             if (0xD800..<0xDC00).contains(scalar) {
@@ -193,7 +242,7 @@ private struct JSONScanner {
                 throw .malformed
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw .malformed }
-            decoded.append(contentsOf: String(Character(unicode)).utf8)
+            return unicode
         default:
             throw .malformed
         }
@@ -235,7 +284,7 @@ private struct JSONScanner {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw .malformed }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     private mutating func digits() -> Int {

@@ -5,9 +5,15 @@ import NIOCore
 /// Reads the text fields of a `multipart/form-data` body. File parts (those with a `filename`) are noted as
 /// `.structured`, since a text field was expected where they stand.
 enum MultipartForm {
-    struct Malformed: Error {}
+    enum Failure: Error {
+        case malformed
+        case tooManyFields
+    }
 
-    static func parse(_ body: ByteBuffer, boundary: String) throws(Malformed) -> FormFields {
+    /// The parser is fed this much at a time, so a body of thousands of tiny parts is refused early.
+    private static let chunkSize = 16 * 1024
+
+    static func parse(_ body: ByteBuffer, boundary: String, maximumFields: Int = FormFields.maximumCount) throws(Failure) -> FormFields {
         let parser = MultipartParser(boundary: boundary)
         var fields = FormFields()
         var headers: [(String, String)] = []
@@ -31,20 +37,34 @@ enum MultipartForm {
             }
         }
         // A form with no parts is only its closing delimiter, which the parser does not accept on its own.
-        if String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines) == "--\(boundary)--" {
+        if isOnlyTheClosingDelimiter(body, boundary: boundary) {
             return fields
         }
-        do {
-            try parser.execute(body)
-        } catch {
-            throw Malformed()
+        var remaining = body
+        while let chunk = remaining.readSlice(length: min(chunkSize, remaining.readableBytes)), chunk.readableBytes > 0 {
+            do {
+                try parser.execute(chunk)
+            } catch {
+                throw .malformed
+            }
+            guard completedParts <= maximumFields else { throw .tooManyFields }
         }
         // A body that never reached a boundary is not multipart at all.
-        if completedParts == 0 && body.readableBytes > 0 { throw Malformed() }
+        if completedParts == 0 && body.readableBytes > 0 { throw .malformed }
         // The parser accepts a body that simply stops, dropping its unfinished last part: a form is complete
         // only with its closing delimiter.
-        guard hasClosingDelimiter(body, boundary: boundary) else { throw Malformed() }
+        guard hasClosingDelimiter(body, boundary: boundary) else { throw .malformed }
         return fields
+    }
+
+    /// Whether `body` is `--boundary--` and nothing else but white space around it.
+    private static func isOnlyTheClosingDelimiter(_ body: ByteBuffer, boundary: String) -> Bool {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let bytes = body.readableBytesView
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return false
+        }
+        return bytes[first...last].elementsEqual("--\(boundary)--".utf8)
     }
 
     /// Whether `body` contains `--boundary--` at the start of a line: the end of a multipart body.
@@ -63,10 +83,10 @@ struct HeaderParameters {
 
     init(_ header: String) {
         var pieces = Self.splitOutsideQuotes(header)
-        value = pieces.isEmpty ? "" : pieces.removeFirst().trimmingCharacters(in: .whitespaces).lowercased()
+        value = pieces.isEmpty ? "" : pieces.removeFirst().trimmingWhitespace.lowercased()
         var parameters: [String: String] = [:]
         for piece in pieces {
-            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = piece.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace }
             guard pair.count == 2 else { continue }
             var parameterValue = pair[1]
             if parameterValue.count >= 2, parameterValue.hasPrefix("\""), parameterValue.hasSuffix("\"") {

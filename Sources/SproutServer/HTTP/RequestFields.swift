@@ -9,6 +9,7 @@ public enum BodyReadingError: Error, Equatable {
     case malformedJSON
     case jsonNotAnObject
     case malformedMultipart
+    case tooManyFields(limit: Int)
 
     public var message: String {
         switch self {
@@ -16,6 +17,7 @@ public enum BodyReadingError: Error, Equatable {
         case .malformedJSON: "The request body is not valid JSON."
         case .jsonNotAnObject: "The request body must be a JSON object."
         case .malformedMultipart: "The request body is not valid multipart/form-data."
+        case .tooManyFields(let limit): "The request body has more than \(limit) fields."
         }
     }
 }
@@ -53,6 +55,8 @@ extension Request {
         if contentType?.value == "multipart/form-data", let boundary = contentType?["boundary"], !boundary.isEmpty {
             do {
                 return try MultipartForm.parse(body, boundary: boundary)
+            } catch .tooManyFields {
+                throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
             } catch {
                 throw BodyReadingError.malformedMultipart
             }
@@ -67,10 +71,16 @@ extension Request {
                 return try JSONFields.parse(bytes)
             } catch .notAnObject {
                 throw BodyReadingError.jsonNotAnObject
+            } catch .tooManyFields {
+                throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
             } catch {
                 throw BodyReadingError.malformedJSON
             }
         }
-        return URLEncodedForm.parse(bytes)
+        do {
+            return try URLEncodedForm.parseBody(bytes)
+        } catch {
+            throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
+        }
     }
 }

@@ -1,9 +1,31 @@
 /// Parses `application/x-www-form-urlencoded` text (bodies and query strings) the way PHP does:
 /// `+` is a space, percent escapes are bytes, the last of repeated keys wins, `key[]` keeps its brackets.
 enum URLEncodedForm {
+    struct TooManyFields: Error {}
+
+    /// A body's fields; more than `FormFields.maximumCount` pairs is refused before the rest is decoded.
+    static func parseBody(_ bytes: some Collection<UInt8>) throws(TooManyFields) -> FormFields {
+        guard let fields = parse(bytes, maximumFields: FormFields.maximumCount) else { throw TooManyFields() }
+        return fields
+    }
+
+    /// A query string's fields (its length is bounded by the server's header limits).
     static func parse(_ bytes: some Collection<UInt8>) -> FormFields {
+        parse(bytes, maximumFields: .max) ?? FormFields()
+    }
+
+    private static func parse(_ bytes: some Collection<UInt8>, maximumFields: Int) -> FormFields? {
         var fields = FormFields()
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        var count = 0
+        // Pair by pair, not `split`: that would cut the whole body into pieces before the limit is looked at.
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            let pair = bytes[start..<end]
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
+            if pair.isEmpty { continue }
+            count += 1
+            guard count <= maximumFields else { return nil }
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let rawName = parts.first, let name = String(validating: decode(rawName), as: UTF8.self), !name.isEmpty else {
                 continue

@@ -27,7 +27,7 @@ struct LaravelError: HTTPResponseError {
     static func unreadableBody(_ error: BodyReadingError) -> LaravelError {
         switch error {
         case .tooLarge: LaravelError(status: .contentTooLarge, message: error.message)
-        case .malformedJSON, .jsonNotAnObject, .malformedMultipart: LaravelError(status: .badRequest, message: error.message)
+        case .malformedJSON, .jsonNotAnObject, .malformedMultipart, .tooManyFields: LaravelError(status: .badRequest, message: error.message)
         }
     }
 

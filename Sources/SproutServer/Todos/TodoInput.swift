@@ -60,7 +60,7 @@ enum TodoInput {
         }
         request.isDone = validIsDone(query["is_done"], emptyMeansAbsent: true, errors: &errors)
         if searching {
-            let text = nonEmptyText(query["query"])?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = nonEmptyText(query["query"])?.trimmingWhitespace
             if query["query"] == .invalidText {
                 errors.append(("query", "검색어(query)에 쓸 수 없는 문자가 있습니다. (UTF-8이 아니거나 NUL 문자)"))
             } else if let text, !text.isEmpty {
@@ -90,7 +90,7 @@ enum TodoInput {
             errors.append(("title", "제목(title)은 문자열이어야 합니다."))
         case .text, .number:
             // Laravel's TrimStrings middleware trims every input before validation, and stores the trimmed text.
-            let title = (value?.asText ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let title = (value?.asText ?? "").trimmingWhitespace
             // Counted in Unicode code points, as PHP's mb_strlen and PostgreSQL's varchar do.
             let length = title.unicodeScalars.count
             if length == 0 {
@@ -122,7 +122,7 @@ enum TodoInput {
         case .number("0"), .number("-0"):
             return false
         case .text(let text):
-            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch text.trimmingWhitespace.lowercased() {
             case "" where emptyMeansAbsent: return nil
             case "true", "1": return true
             case "false", "0": return false
@@ -137,7 +137,7 @@ enum TodoInput {
 
     private static func integer(_ value: FieldValue?, field: String, label: String, errors: inout [FieldError]) -> Int? {
         guard let text = nonEmptyText(value) else { return nil }
-        if let number = Int(text.trimmingCharacters(in: .whitespaces)) { return number }
+        if let number = Int(text.trimmingWhitespace) { return number }
         errors.append((field, "\(label)는 정수여야 합니다."))
         return nil
     }

@@ -9,6 +9,10 @@ import Testing
 
 /// Slow or vanishing clients: none may hold a connection for ever, and none counts as a server error.
 @Suite struct ConnectionLimitsTests {
+    /// A request that announces a 100-byte body and sends only its first 9 bytes.
+    static let unfinishedPost =
+        "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
+
     /// Runs a live server with short timeouts and a recording logger, and gives `body` its port.
     func withLiveServer(_ body: @Sendable (Int, LogRecorder) async throws -> Void) async throws {
         let recorder = LogRecorder()
@@ -43,9 +47,7 @@ import Testing
     @Test func aBodyThatStopsArrivingIsCutOffAfterTheIdleTimeout() async throws {
         try await withLiveServer { port, recorder in
             try await RawConnection.open(port: port) { connection in
-                try await connection.send(
-                    "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
-                )
+                try await connection.send(Self.unfinishedPost)
                 let answer = try await connection.readUntilClosed(within: .seconds(10))
                 #expect(answer != nil, "the server should close the connection")
             }
@@ -57,9 +59,7 @@ import Testing
     @Test func aBodyTrickledInIsAnswered408AndClosed() async throws {
         try await withLiveServer { port, recorder in
             try await RawConnection.open(port: port) { connection in
-                try await connection.send(
-                    "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
-                )
+                try await connection.send(Self.unfinishedPost)
                 let trickle = Task {
                     for _ in 0..<50 {
                         try await Task.sleep(for: .milliseconds(200))
@@ -80,9 +80,7 @@ import Testing
     @Test func aClientThatHangsUpMidBodyIsLoggedAsGoneNotAsAServerError() async throws {
         try await withLiveServer { port, recorder in
             try await RawConnection.open(port: port) { connection in
-                try await connection.send(
-                    "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
-                )
+                try await connection.send(Self.unfinishedPost)
                 try await Task.sleep(for: .milliseconds(100))
             }
             let accessLine = try await recorder.waitFor { $0.message.hasPrefix("POST /api/v2/todos-json") }

@@ -47,6 +47,19 @@ import Testing
         #expect(fields["zero"] == .number("0"))
     }
 
+    @Test func membersPastTheLimitAreRefusedRepeatedKeysCounted() throws {
+        #expect(try JSONFields.parse(Array(#"{"a": 1, "b": 2, "c": 3}"#.utf8), maximumFields: 3)["c"] == .number("3"))
+        #expect(throws: JSONFields.Failure.tooManyFields) { try JSONFields.parse(Array(#"{"a": 1, "a": 2, "a": 3, "a": 4}"#.utf8), maximumFields: 3) }
+    }
+
+    @Test func nestedKeysAndStringsAreCheckedThoughNotKept() throws {
+        for text in [#"{"a": {"\uD800": 1}}"#, #"{"a": ["\q"]}"#, "{\"a\": [\"\u{01}\"]}"] {
+            #expect(throws: JSONFields.Failure.malformed, "\(text)") { try Self.parse(text) }
+        }
+        #expect(throws: JSONFields.Failure.malformed) { try JSONFields.parse([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x5B, 0x22, 0xC3, 0x22, 0x5D, 0x7D]) }
+        #expect(try Self.parse(#"{"a": {"키": ["값\n", "é"]}}"#)["a"] == .structured)
+    }
+
     @Test func theLastOfDuplicateKeysWinsAsInPHP() throws {
         #expect(try Self.parse(#"{"title": "first", "title": "second"}"#)["title"] == .text("second"))
     }
@@ -115,7 +128,7 @@ import Testing
         #expect(throws: Never.self) { try MultipartForm.parse(ByteBuffer(string: complete), boundary: "B") }
         for cut in ["\r\n--B--\r\n", "maybe\r\n--B--\r\n", "ybe\r\n--B--\r\n", "--\r\n"] {
             let truncated = String(complete.dropLast(cut.count))
-            #expect(throws: MultipartForm.Malformed.self, "cut off before \(cut.debugDescription)") {
+            #expect(throws: MultipartForm.Failure.malformed, "cut off before \(cut.debugDescription)") {
                 try MultipartForm.parse(ByteBuffer(string: truncated), boundary: "B")
             }
         }

@@ -25,6 +25,24 @@ import Testing
         }
     }
 
+    /// PHP's `max_input_vars`: a body of tens of thousands of tiny fields is refused before it is all read.
+    @Test func aBodyWithMoreThanAThousandFieldsAnswers400InEveryEncoding() async throws {
+        try await withTestApp { client, database in
+            let names = (0..<FormFields.maximumCount).map { "f\($0)" }
+            let json = "{" + (["\"title\": \"a fine title\""] + names.dropFirst().map { "\"\($0)\": 1" }).joined(separator: ",") + "}"
+            #expect(try await client.sendJSON(.post, "/api/v2/todos-json", json).status == .ok)
+            let tooMany = String(json.dropLast()) + #", "one more": 1}"#
+            let refused = try await client.sendJSON(.post, "/api/v2/todos-json", tooMany)
+            #expect(refused.status == .badRequest)
+            #expect(refused.json?["message"]?.string?.contains("1000") == true)
+            let form = "title=a+fine+title&" + names.map { "\($0)=1" }.joined(separator: "&")
+            #expect(try await client.sendForm(.post, "/api/v2/todos", form).status == .badRequest)
+            let parts = [("title", "a fine title")] + names.map { ($0, "1") }
+            #expect(try await client.sendMultipart(.post, "/api/v2/todos", fields: parts).status == .badRequest)
+            #expect(try await database.todoCount() == 1)
+        }
+    }
+
     @Test func deeplyNestedValuesAreStillOnlyNotedAsNotText() async throws {
         try await withTestApp { client, database in
             let nested = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
