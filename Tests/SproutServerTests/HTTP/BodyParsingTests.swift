@@ -148,3 +148,55 @@ import Testing
         #expect(LaravelTimestamp.string(from: Date(timeIntervalSince1970: 1_694_887_658.25)) == "2023-09-16T18:07:38.250000Z")
     }
 }
+
+/// Multipart bodies built to break a parser: none may stop the server.
+@Suite struct MultipartRobustnessTests {
+    static let valid = "--B\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\na fine title\r\n"
+        + "--B\r\nContent-Disposition: form-data; name=\"is_done\"\r\n\r\ntrue\r\n--B--\r\n"
+
+    /// MultipartKit 4.7.1 trapped on this (index out of range): one request stopped the server.
+    @Test func aHeaderNameWithBytesAbove0x7FIsMalformedNotACrash() {
+        let body = "--B\r\nCönten\u{0095}t: x\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nabc\r\n--B--\r\n"
+        #expect(throws: MultipartForm.Failure.malformed) { try MultipartForm.parse(ByteBuffer(string: body), boundary: "B") }
+    }
+
+    @Test func preambleEpilogueAndTransportPaddingAreAllowed() throws {
+        let body = "this is a preamble\r\n--B  \r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nline one\r\nline two\r\n--B--\r\nepilogue"
+        #expect(try MultipartForm.parse(ByteBuffer(string: body), boundary: "B")["title"] == .text("line one\r\nline two"))
+    }
+
+    @Test func partsWithoutANameAreSkippedAndFilesMarked() throws {
+        let body = "--B\r\nContent-Type: text/plain\r\n\r\nnameless\r\n"
+            + "--B\r\ncontent-disposition: form-data; name=\"f\"; filename=\"한글.png\"\r\n\r\n\u{89}PNG\r\n--B--"
+        let fields = try MultipartForm.parse(ByteBuffer(string: body), boundary: "B")
+        #expect(fields.values == ["f": .structured])
+    }
+
+    /// Thousands of mutations of a valid body (bytes flipped, dropped, duplicated, cut): each is read or refused.
+    @Test func mutatedBodiesAreReadOrRefusedNeverATrap() {
+        var generator = SystemRandomNumberGenerator()
+        let original = Array(Self.valid.utf8)
+        let alphabet: [UInt8] = Array("-B\r\n:;=\" ".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xFF]
+        var read = 0
+        for _ in 0..<5000 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: bytes[index] = alphabet.randomElement(using: &generator)!
+                case 1: bytes.remove(at: index)
+                case 2: bytes.insert(contentsOf: bytes[index..<min(index + 8, bytes.count)], at: index)
+                default: bytes.removeSubrange(index...)
+                }
+                if bytes.isEmpty { bytes = original }
+            }
+            if (try? MultipartForm.parse(ByteBuffer(bytes: bytes), boundary: "B")) != nil { read += 1 }
+        }
+        #expect(read > 0)
+    }
+
+    @Test(arguments: ["", "a\r\nb", "x\ny"])
+    func aBoundaryThatCannotBeMatchedIsMalformed(boundary: String) {
+        #expect(throws: MultipartForm.Failure.malformed) { try MultipartForm.parse(ByteBuffer(string: Self.valid), boundary: boundary) }
+    }
+}
