@@ -20,21 +20,7 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    // HEAD is answered for every GET route: the same headers, no body.
-    let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestLoggingMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ErrorRenderingMiddleware())
-    router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
-
-    let todos = TodosController<FluentTodoRepository, SproutRequestContext>(
-        repository: FluentTodoRepository(database: database),
-        maxBodySize: configuration.maxRequestBodySize
-    )
-    router.addRoutes(todos.endpoints, atPath: "/api/v2")
-    router.addRoutes(todos.endpoints, atPath: "/api/v1")
-    router.addRoutes(WebController<SproutRequestContext>().endpoints)
-
+    let router = buildRouter(configuration, database: database)
     let requestTimeout = TimeAmount(configuration.requestTimeout)
     var app = Application(
         router: router,
@@ -52,6 +38,26 @@ public func buildApplication(
         logger.info("database ready", metadata: ["database": "\(database.settings.redacted)"])
     }
     return app
+}
+
+/// Every service's routes behind the shared middleware (tests read its `routes` too).
+func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase) -> Router<SproutRequestContext> {
+    // HEAD is answered for every GET route: the same headers, no body.
+    let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: RequestLoggingMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorRenderingMiddleware())
+    router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
+    router.addRoutes(OpenAPIController<SproutRequestContext>().endpoints)
+
+    let todos = TodosController<FluentTodoRepository, SproutRequestContext>(
+        repository: FluentTodoRepository(database: database),
+        maxBodySize: configuration.maxRequestBodySize
+    )
+    router.addRoutes(todos.endpoints, atPath: "/api/v2")
+    router.addRoutes(todos.endpoints, atPath: "/api/v1")
+    router.addRoutes(WebController<SproutRequestContext>().endpoints)
+    return router
 }
 
 public func makeLogger(level: Logger.Level) -> Logger {

@@ -50,6 +50,11 @@ enum JSON: Equatable, Decodable, CustomStringConvertible {
         return nil
     }
 
+    var object: [String: JSON]? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
     var array: [JSON]? {
         if case .array(let array) = self { return array }
         return nil
