@@ -24,8 +24,8 @@ public func buildApplication(
     router.add(middleware: ErrorRenderingMiddleware())
     router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
 
-    let todos = TodosController<FluentTodoRepository, SproutRequestContext>(
-        repository: FluentTodoRepository(database: database),
+    let todos = TodosController<SQLTodoRepository, SproutRequestContext>(
+        repository: SQLTodoRepository(executor: database.executor),
         maxBodySize: configuration.maxRequestBodySize
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")

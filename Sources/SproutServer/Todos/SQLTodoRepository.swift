@@ -1,0 +1,167 @@
+import Foundation
+import SproutWire
+
+/// `TodoRepository` in SQL, written once for SQLite and PostgreSQL over an `SQLExecutor`. Every call is one
+/// statement: a page and its total are read together, and writes answer from what they changed (`RETURNING`),
+/// so a PUT or DELETE racing a DELETE finds nothing and says so.
+struct SQLTodoRepository: TodoRepository {
+    let executor: any SQLExecutor
+
+    static let columns = "id, title, is_done, created_at, updated_at"
+
+    func page(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
+        let statement = request.titleContains == nil
+            ? listStatement(request, owner: owner)
+            : searchStatement(request, owner: owner)
+        let rows = try await executor.read(statement, as: TodoPageRow.self)
+        return TodoPage(todos: rows.compactMap(\.todo), total: rows.first?.total ?? 0)
+    }
+
+    func find(id: Int, owner: TodoOwner) async throws -> Todo? {
+        var statement = SQLStatement(sql: "", binds: [.int(id)])
+        statement.sql = "SELECT \(Self.columns) FROM todos WHERE id = $1 AND \(ownerCondition(owner, &statement))"
+        return try await executor.readFirst(statement, as: Todo.self)
+    }
+
+    func create(title: String, isDone: Bool, owner: TodoOwner, at now: Date) async throws -> Todo {
+        let statement = SQLStatement(
+            """
+            INSERT INTO todos (title, title_folded, is_done, owner_id, created_at, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $5) RETURNING \(Self.columns)
+            """,
+            .text(title), .text(Todo.fold(title)), .bool(isDone), owner.accountID.map(SQLValue.int) ?? .null, .date(now)
+        )
+        guard let todo = try await executor.writeFirst(statement, as: Todo.self) else {
+            throw SQLRowError.missingReturnedRow
+        }
+        return todo
+    }
+
+    /// One UPDATE: values the request leaves out stay (`coalesce`), and `updated_at` moves only when a value
+    /// really differs from the stored one — decided by the database, on the row as it is at that moment.
+    func update(id: Int, with changes: TodoChanges, owner: TodoOwner, at now: Date) async throws -> Todo? {
+        guard changes.title != nil || changes.isDone != nil else { return try await find(id: id, owner: owner) }
+        var statement = SQLStatement(
+            sql: "",
+            binds: [
+                .int(id), changes.title.map(SQLValue.text) ?? .null, changes.title.map { .text(Todo.fold($0)) } ?? .null,
+                changes.isDone.map(SQLValue.bool) ?? .null, .date(now),
+            ]
+        )
+        statement.sql = """
+            UPDATE todos SET
+              title = coalesce($2, title),
+              title_folded = coalesce($3, title_folded),
+              is_done = coalesce($4, is_done),
+              updated_at = CASE WHEN coalesce($2, title) <> title OR coalesce($4, is_done) <> is_done
+                THEN CASE WHEN $5 > created_at THEN $5 ELSE created_at END
+                ELSE updated_at END
+            WHERE id = $1 AND \(ownerCondition(owner, &statement))
+            RETURNING \(Self.columns)
+            """
+        return try await executor.writeFirst(statement, as: Todo.self)
+    }
+
+    func delete(id: Int, owner: TodoOwner) async throws -> Todo? {
+        var statement = SQLStatement(sql: "", binds: [.int(id)])
+        statement.sql = "DELETE FROM todos WHERE id = $1 AND \(ownerCondition(owner, &statement)) RETURNING \(Self.columns)"
+        return try await executor.writeFirst(statement, as: Todo.self)
+    }
+
+    // MARK: - Lists
+
+    /// The total comes from `todo_counts` (one or two key lookups), the page from the list's index; both in one
+    /// statement, so they are one snapshot. A page past the end still yields one row, with the total and NULLs.
+    private func listStatement(_ request: TodoPageRequest, owner: TodoOwner) -> SQLStatement {
+        var statement = SQLStatement(sql: "", binds: [])
+        let ownerKey = statement.bind(.int(owner.accountID ?? 0))
+        var countFilter = "owner_key = \(ownerKey)"
+        var rowFilter = ownerCondition(owner, &statement)
+        if let isDone = request.isDone {
+            let placeholder = statement.bind(.bool(isDone))
+            countFilter += " AND is_done = \(placeholder)"
+            rowFilter += " AND is_done = \(placeholder)"
+        }
+        let (order, outerOrder) = orderClauses(request)
+        statement.sql = """
+            SELECT counted.total, page.id, page.title, page.is_done, page.created_at, page.updated_at
+            FROM (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) AS total FROM todo_counts WHERE \(countFilter)) AS counted
+            LEFT JOIN (SELECT \(Self.columns) FROM todos WHERE \(rowFilter) ORDER BY \(order) \(limit(request, &statement))) AS page
+              ON true
+            ORDER BY \(outerOrder)
+            """
+        return statement
+    }
+
+    /// Matches are found through the search index, counted, and the page cut from them, in one statement.
+    private func searchStatement(_ request: TodoPageRequest, owner: TodoOwner) -> SQLStatement {
+        var statement = SQLStatement(sql: "", binds: [])
+        var filter = ownerCondition(owner, &statement)
+        if let isDone = request.isDone {
+            filter += " AND is_done = \(statement.bind(.bool(isDone)))"
+        }
+        let text = Todo.fold(request.titleContains ?? "")
+        filter += " AND " + TodoMigrations.search.condition(containing: text, dialect: executor.dialect, statement: &statement)
+        let (order, outerOrder) = orderClauses(request)
+        statement.sql = """
+            WITH matches AS MATERIALIZED (SELECT \(Self.columns) FROM todos WHERE \(filter))
+            SELECT (SELECT count(*) FROM matches) AS total, page.id, page.title, page.is_done, page.created_at, page.updated_at
+            FROM (SELECT 1 AS one) AS head
+            LEFT JOIN (SELECT \(Self.columns) FROM matches ORDER BY \(order) \(limit(request, &statement))) AS page
+              ON true
+            ORDER BY \(outerOrder)
+            """
+        return statement
+    }
+
+    /// `owner_id IS NULL` for the shared list (PostgreSQL's partial indexes match only this form), otherwise
+    /// `owner_id = $n`.
+    private func ownerCondition(_ owner: TodoOwner, _ statement: inout SQLStatement) -> String {
+        guard let accountID = owner.accountID else { return "owner_id IS NULL" }
+        return "owner_id = \(statement.bind(.int(accountID)))"
+    }
+
+    /// Ties (the same second) are broken by id in the same direction, so paging is stable.
+    private func orderClauses(_ request: TodoPageRequest) -> (inner: String, outer: String) {
+        let column = request.sortField == .createdAt ? "created_at" : "updated_at"
+        let direction = request.order == .newestFirst ? "DESC" : "ASC"
+        return ("\(column) \(direction), id \(direction)", "page.\(column) \(direction), page.id \(direction)")
+    }
+
+    private func limit(_ request: TodoPageRequest, _ statement: inout SQLStatement) -> String {
+        let offset = (request.page - 1) * request.perPage
+        return "LIMIT \(statement.bind(.int(request.perPage))) OFFSET \(statement.bind(.int(offset)))"
+    }
+}
+
+extension Todo: SQLRowDecodable {
+    /// Columns in `SQLTodoRepository.columns` order, from `offset` on.
+    init(row: some SQLRow, offset: Int) throws {
+        self.init(
+            id: try row.int(offset),
+            title: try row.string(offset + 1),
+            isDone: try row.bool(offset + 2),
+            createdAt: try row.date(offset + 3),
+            updatedAt: try row.date(offset + 4)
+        )
+    }
+
+    public init(row: some SQLRow) throws {
+        try self.init(row: row, offset: 0)
+    }
+}
+
+/// A list row: the total, then a todo (NULLs when the page is past the end).
+struct TodoPageRow: SQLRowDecodable {
+    let total: Int
+    let todo: Todo?
+
+    init(row: some SQLRow) throws {
+        total = try row.int(0)
+        todo = row.isNull(1) ? nil : try Todo(row: row, offset: 1)
+    }
+}
+
+enum SQLRowError: Error {
+    case missingReturnedRow
+}
