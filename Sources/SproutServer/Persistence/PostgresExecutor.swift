@@ -6,10 +6,15 @@ import PostgresNIO
 /// (autocommit): one round trip, no BEGIN/COMMIT.
 struct PostgresExecutor: SQLExecutor {
     let client: PostgresClient
+    let slowReads: ConcurrencyLimit
     var dialect: SQLDialect { .postgres }
 
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
         try await fetch(statement)
+    }
+
+    func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        try await slowReads.run { try await fetch(statement) }
     }
 
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {

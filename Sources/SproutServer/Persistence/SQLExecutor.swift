@@ -6,6 +6,9 @@ public protocol SQLExecutor: Sendable {
     var dialect: SQLDialect { get }
     /// A read. On SQLite it runs on a reader connection beside the writer, never waiting for writes.
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
+    /// A read that may be slow whatever the index (a substring search can be crafted to be): only a few run at
+    /// once, so the other connections stay free for plain reads.
+    func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
     /// A write (INSERT/UPDATE/DELETE, usually with `RETURNING`). On SQLite writes are serialised on one connection.
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
     /// Several writes in one transaction, all or nothing (bulk seeding, maintenance).

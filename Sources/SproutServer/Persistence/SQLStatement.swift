@@ -61,6 +61,12 @@ struct SQLInt: SQLRowDecodable {
     init(row: some SQLRow) throws { value = try row.int(0) }
 }
 
+/// A single text column.
+struct SQLTextValue: SQLRowDecodable {
+    let value: String
+    init(row: some SQLRow) throws { value = try row.string(0) }
+}
+
 extension String {
     /// The text as a `LIKE '%…%' ESCAPE '\'` pattern that matches it literally: `%`, `_` and `\` are escaped.
     var likeContainsPattern: String {

@@ -5,6 +5,7 @@ import GRDB
 /// statement prepared once per connection and cached (`cachedStatement`).
 struct SQLiteExecutor: SQLExecutor {
     let pool: DatabasePool
+    let slowReads: ConcurrencyLimit
     var dialect: SQLDialect { .sqlite }
 
     /// Opens (creating if needed) the database file. GRDB links the system's libsqlite3; nothing else in the
@@ -29,6 +30,10 @@ struct SQLiteExecutor: SQLExecutor {
     /// (`unsafeRead`): measured 11,300 req/s for a show against 6,100–6,700 with `read`, which adds BEGIN/COMMIT.
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
         try await pool.unsafeRead { db in try Self.fetch(statement, in: db) }
+    }
+
+    func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        try await slowReads.run { try await read(statement, as: type) }
     }
 
     /// One statement (with its triggers) is atomic in SQLite, so no BEGIN/COMMIT round is added around it.

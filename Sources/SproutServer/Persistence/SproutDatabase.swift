@@ -19,11 +19,11 @@ public final class SproutDatabase: Service, Sendable {
         case postgres(PostgresClient)
     }
 
-    /// SQLite reader connections. Reads never wait for the writer (WAL); with 2 cores, 4 readers keep both busy
-    /// while one slow query runs.
+    /// SQLite reader connections. Reads never wait for the writer (WAL); slow reads (searches) may hold at most
+    /// half of them, so plain reads always find one free.
     static let sqliteReaders = 4
-    /// PostgreSQL connections per process: each is a server process, so a few are enough for 2 cores; the
-    /// statement timeout stops a runaway query from keeping one.
+    /// PostgreSQL connections per process: each is a server process, so a few are enough for 2 cores; slow reads
+    /// may hold at most half of them, and the statement timeout stops a runaway query from keeping one.
     static let postgresConnections = 12
     static let postgresStatementTimeout: Duration = .seconds(10)
 
@@ -35,7 +35,7 @@ public final class SproutDatabase: Service, Sendable {
         case .sqlite(let path):
             let pool = try SQLiteExecutor.open(path: path, readers: Self.sqliteReaders)
             connections = .sqlite(pool)
-            executor = SQLiteExecutor(pool: pool)
+            executor = SQLiteExecutor(pool: pool, slowReads: ConcurrencyLimit(Self.sqliteReaders / 2))
         case .postgres(let url, let schema):
             let configuration = try PostgresClient.Configuration.sprout(
                 url: url,
@@ -45,7 +45,7 @@ public final class SproutDatabase: Service, Sendable {
             )
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             connections = .postgres(client)
-            executor = PostgresExecutor(client: client)
+            executor = PostgresExecutor(client: client, slowReads: ConcurrencyLimit(Self.postgresConnections / 2))
         }
     }
 
@@ -86,6 +86,12 @@ public final class SproutDatabase: Service, Sendable {
                     let record = SQLStatement(SQLMigrationTable.record, .text(migration.name), .text(now))
                     try await connection.query(PostgresExecutor.query(record), logger: PostgresExecutor.silent)
                 }
+            }
+            // pg_trgm takes letters from the database's ctype: under plain C it sees Hangul as punctuation, so
+            // Korean searches stay right but scan the whole index.
+            let ctype = try await executor.readFirst(SQLStatement("SELECT current_setting('lc_ctype')"), as: SQLTextValue.self)?.value
+            if let ctype, ["C", "POSIX"].contains(ctype) {
+                logger.warning("PostgreSQL database has lc_ctype \(ctype): searches in Korean cannot use the trigram index; create the database with a UTF-8 locale such as C.UTF-8")
             }
         }
     }

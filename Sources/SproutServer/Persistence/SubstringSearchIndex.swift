@@ -54,13 +54,40 @@ public struct SubstringSearchIndex: Sendable {
     }
 
     /// `column LIKE '%text%'` (wildcards in `text` escaped), narrowed through the index where it helps. `text`
-    /// must already be folded as the column is. The LIKE is the one definition of a match on both databases;
-    /// on SQLite an FTS5 phrase query picks the candidate rows first, because 3.40.1's FTS5 ignores an
-    /// ESCAPE clause (measured: `%50\% off\_%` matched all 20,002 rows, by a full scan).
+    /// must already be folded as the column is. The LIKE is the one definition of a match on both databases.
+    /// On SQLite the FTS5 table first picks the rows that hold every distinct trigram of the text (a superset),
+    /// because 3.40.1's FTS5 ignores an ESCAPE clause (measured: `%50\% off\_%` matched all 20,002 rows, by a
+    /// full scan). Distinct trigrams joined by AND, not the text as one phrase: for a 255-character query over
+    /// 5,000 crafted titles the phrase took 236 ms (one position-list walk per repeated trigram), the AND 0.9 ms,
+    /// a plain LIKE scan 802 ms.
     func condition(containing text: String, dialect: SQLDialect, statement: inout SQLStatement) -> String {
         let like = "\(column) LIKE \(statement.bind(.text(text.likeContainsPattern))) ESCAPE '\\'"
         guard dialect == .sqlite, text.unicodeScalars.count >= Self.minimumIndexedLength else { return like }
-        let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return "rowid IN (SELECT rowid FROM \(name) WHERE \(name) MATCH \(statement.bind(.text(phrase)))) AND \(like)"
+        let query = Self.trigrams(of: text)
+            .map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: " AND ")
+        return "rowid IN (SELECT rowid FROM \(name) WHERE \(name) MATCH \(statement.bind(.text(query)))) AND \(like)"
+    }
+
+    /// At most this many trigrams go to the index: a few already narrow the rows to a handful, and each more
+    /// costs one more posting-list walk.
+    static let maximumQueryTrigrams = 16
+
+    /// The text's distinct three-code-point pieces, as FTS5's trigram tokenizer cuts them, evenly chosen across
+    /// the text when there are more than `maximumQueryTrigrams`.
+    static func trigrams(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 3 else { return [] }
+        var seen = Set<String>()
+        var distinct: [String] = []
+        for start in 0...(scalars.count - 3) {
+            var piece = String.UnicodeScalarView()
+            piece.append(contentsOf: scalars[start..<(start + 3)])
+            let trigram = String(piece)
+            if seen.insert(trigram).inserted { distinct.append(trigram) }
+        }
+        guard distinct.count > maximumQueryTrigrams else { return distinct }
+        let step = Double(distinct.count - 1) / Double(maximumQueryTrigrams - 1)
+        return (0..<maximumQueryTrigrams).map { distinct[Int((Double($0) * step).rounded())] }
     }
 }

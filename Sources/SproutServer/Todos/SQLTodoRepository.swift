@@ -10,10 +10,11 @@ struct SQLTodoRepository: TodoRepository {
     static let columns = "id, title, is_done, created_at, updated_at"
 
     func page(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
-        let statement = request.titleContains == nil
-            ? listStatement(request, owner: owner)
-            : searchStatement(request, owner: owner)
-        let rows = try await executor.read(statement, as: TodoPageRow.self)
+        let rows = if request.titleContains == nil {
+            try await executor.read(listStatement(request, owner: owner), as: TodoPageRow.self)
+        } else {
+            try await executor.slowRead(searchStatement(request, owner: owner), as: TodoPageRow.self)
+        }
         return TodoPage(todos: rows.compactMap(\.todo), total: rows.first?.total ?? 0)
     }
 

@@ -60,7 +60,7 @@ import Testing
         guard TestDatabasePlace.postgresURL == nil else { return }
         try await withTestApp { _, database in
             let executor = database.executor
-            let journal = try await executor.readFirst(SQLStatement("PRAGMA journal_mode"), as: SQLText.self)?.value
+            let journal = try await executor.readFirst(SQLStatement("PRAGMA journal_mode"), as: SQLTextValue.self)?.value
             let foreignKeys = try await executor.readFirst(SQLStatement("PRAGMA foreign_keys"), as: SQLInt.self)?.value
             let busyTimeout = try await executor.readFirst(SQLStatement("PRAGMA busy_timeout"), as: SQLInt.self)?.value
             #expect(journal == "wal")

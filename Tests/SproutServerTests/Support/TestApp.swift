@@ -155,8 +155,3 @@ extension SproutDatabase {
     }
 }
 
-/// A single text column.
-struct SQLText: SQLRowDecodable {
-    let value: String
-    init(row: some SQLRow) throws { value = try row.string(0) }
-}
