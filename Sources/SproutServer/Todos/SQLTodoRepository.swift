@@ -1,20 +1,17 @@
 import Foundation
 import SproutWire
 
-/// `TodoRepository` in SQL, written once for SQLite and PostgreSQL over an `SQLExecutor`. Every call is one
-/// statement: a page and its total are read together, and writes answer from what they changed (`RETURNING`),
-/// so a PUT or DELETE racing a DELETE finds nothing and says so.
+/// `TodoRepository` in SQL, written once for SQLite and PostgreSQL over an `SQLExecutor`. Writes are one statement
+/// each and answer from what they changed (`RETURNING`), so a PUT or DELETE racing a DELETE finds nothing and says
+/// so. A search page and its total are one statement; a list reads its total from `todo_counts` first.
 struct SQLTodoRepository: TodoRepository {
     let executor: any SQLExecutor
 
     static let columns = "id, title, is_done, created_at, updated_at"
 
     func page(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
-        let rows = if request.titleContains == nil {
-            try await executor.read(listStatement(request, owner: owner), as: TodoPageRow.self)
-        } else {
-            try await executor.slowRead(searchStatement(request, owner: owner), as: TodoPageRow.self)
-        }
+        guard request.titleContains != nil else { return try await listPage(request, owner: owner) }
+        let rows = try await executor.slowRead(searchStatement(request, owner: owner), as: TodoPageRow.self)
         return TodoPage(todos: rows.compactMap(\.todo), total: rows.first?.total ?? 0)
     }
 
@@ -71,27 +68,32 @@ struct SQLTodoRepository: TodoRepository {
 
     // MARK: - Lists
 
-    /// The total comes from `todo_counts` (one or two key lookups), the page from the list's index; both in one
-    /// statement, so they are one snapshot. A page past the end still yields one row, with the total and NULLs.
-    private func listStatement(_ request: TodoPageRequest, owner: TodoOwner) -> SQLStatement {
+    /// The total comes from `todo_counts` (one or two key lookups), never from a COUNT over the list. The page
+    /// is cut from the list's index, and from whichever end is nearer: OFFSET walks every row it skips, so the
+    /// last pages of a long list are read backwards from the end, and a page past the end is not read at all.
+    private func listPage(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
+        var count = SQLStatement(sql: "", binds: [])
+        count.sql = "SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM todo_counts WHERE owner_key = \(count.bind(.int(owner.accountID ?? 0)))"
+        if let isDone = request.isDone { count.sql += " AND is_done = \(count.bind(.bool(isDone)))" }
+        let total = try await executor.readFirst(count, as: SQLInt.self)?.value ?? 0
+        let offset = (request.page - 1) * request.perPage
+        guard offset < total else { return TodoPage(todos: [], total: total) }
+        let end = min(offset + request.perPage, total)
+        let fromTheEnd = total - end < offset
         var statement = SQLStatement(sql: "", binds: [])
-        let ownerKey = statement.bind(.int(owner.accountID ?? 0))
-        var countFilter = "owner_key = \(ownerKey)"
-        var rowFilter = ownerCondition(owner, &statement)
-        if let isDone = request.isDone {
-            let placeholder = statement.bind(.bool(isDone))
-            countFilter += " AND is_done = \(placeholder)"
-            rowFilter += " AND is_done = \(placeholder)"
-        }
-        let (order, outerOrder) = orderClauses(request)
+        var filter = ownerCondition(owner, &statement)
+        if let isDone = request.isDone { filter += " AND is_done = \(statement.bind(.bool(isDone)))" }
+        let column = request.sortField == .createdAt ? "created_at" : "updated_at"
+        let descending = (request.order == .newestFirst) != fromTheEnd
+        let direction = descending ? "DESC" : "ASC"
+        let limit = statement.bind(.int(end - offset))
+        let skip = statement.bind(.int(fromTheEnd ? total - end : offset))
         statement.sql = """
-            SELECT counted.total, page.id, page.title, page.is_done, page.created_at, page.updated_at
-            FROM (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) AS total FROM todo_counts WHERE \(countFilter)) AS counted
-            LEFT JOIN (SELECT \(Self.columns) FROM todos WHERE \(rowFilter) ORDER BY \(order) \(limit(request, &statement))) AS page
-              ON true
-            ORDER BY \(outerOrder)
+            SELECT \(Self.columns) FROM todos WHERE \(filter)
+            ORDER BY \(column) \(direction), id \(direction) LIMIT \(limit) OFFSET \(skip)
             """
-        return statement
+        let todos = try await executor.read(statement, as: Todo.self)
+        return TodoPage(todos: fromTheEnd ? todos.reversed() : todos, total: total)
     }
 
     /// Matches are found through the search index, counted, and the page cut from them, in one statement.

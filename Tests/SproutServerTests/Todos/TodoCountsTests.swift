@@ -54,6 +54,29 @@ import Testing
         }
     }
 
+    /// Later pages are read backwards from the list's far end; every page must still be the right slice.
+    @Test func everyPageIsTheRightSliceFromEitherEnd() async throws {
+        try await withTestApp { client, _ in
+            var ids: [Int] = []
+            for number in 1...23 { ids.append(try await client.createTodo("paged todo \(number)", isDone: number % 3 == 0)) }
+            for (order, expected) in [("desc", Array(ids.reversed())), ("asc", ids)] {
+                for isDone in ["", "true", "false"] {
+                    let wanted = expected.filter { id in
+                        let number = ids.firstIndex(of: id)! + 1
+                        return isDone.isEmpty || (number % 3 == 0) == (isDone == "true")
+                    }
+                    var seen: [Int] = []
+                    for page in 1...7 {
+                        let json = try await client.send(.get, "/api/v2/todos?order_by=\(order)&is_done=\(isDone)&per_page=4&page=\(page)").json
+                        #expect(json?["meta"]?["total"] == .number(Double(wanted.count)))
+                        seen += json?["data"]?.array?.compactMap { $0["id"]?.int } ?? []
+                    }
+                    #expect(seen == wanted, "order \(order), is_done \(isDone)")
+                }
+            }
+        }
+    }
+
     private func expectTotalsMatchTheTable(
         _ client: some TestClientProtocol, _ database: SproutDatabase, all: Int, done: Int,
         sourceLocation: SourceLocation = #_sourceLocation
