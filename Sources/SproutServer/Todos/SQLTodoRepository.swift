@@ -99,7 +99,10 @@ struct SQLTodoRepository: TodoRepository {
     /// Matches are found through the search index, counted, and the page cut from them, in one statement.
     private func searchStatement(_ request: TodoPageRequest, owner: TodoOwner) -> SQLStatement {
         var statement = SQLStatement(sql: "", binds: [])
-        var filter = ownerCondition(owner, &statement)
+        // The owner as `coalesce(owner_id, 0)`, which no list index matches, so PostgreSQL's planner narrows by
+        // the trigram index: with `owner_id IS NULL` it took the shared list's partial index and ran LIKE over
+        // every row (a crafted 255-character search over 5,000 titles: 220 ms, against 1.8 ms).
+        var filter = "coalesce(owner_id, 0) = \(statement.bind(.int(owner.accountID ?? 0)))"
         if let isDone = request.isDone {
             filter += " AND is_done = \(statement.bind(.bool(isDone)))"
         }
