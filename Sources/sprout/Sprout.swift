@@ -76,9 +76,9 @@ struct Seed: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try data.configuration()
+        let total = todos
         try await withDatabase(configuration) { database in
             try await database.migrate()
-            let total = todos
             try await TodoSeeder(database: database).seed(count: total) { inserted in
                 if inserted == total || inserted % 5000 == 0 { print("Seeded \(inserted)/\(total) todos") }
             }
@@ -87,20 +87,14 @@ struct Seed: AsyncParsableCommand {
 }
 
 /// Opens the configured database for a one-off command and always closes it again.
-func withDatabase(_ configuration: SproutConfiguration, _ body: (SproutDatabase) async throws -> Void) async throws {
+func withDatabase(_ configuration: SproutConfiguration, _ body: @escaping @Sendable (SproutDatabase) async throws -> Void) async throws {
     try await SecretRedaction.redactingErrors(of: configuration) {
         let database = try SproutDatabase(
             settings: configuration.databaseSettings,
             migrations: SproutMigrations.all,
             logger: makeLogger(level: configuration.logLevel)
         )
-        do {
-            try await body(database)
-        } catch {
-            await database.shutdown()
-            throw error
-        }
-        await database.shutdown()
+        try await database.withOpen(body)
     }
 }
 

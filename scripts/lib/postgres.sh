@@ -10,7 +10,8 @@
 #                    so it is safe in an EXIT trap.
 #
 # Knobs: PG_BIN (dir with initdb/pg_ctl), SPROUT_PG_VERSION (default 15), SPROUT_PG_DB (default
-# sprout_test), SPROUT_PG_MAX_CONNECTIONS (default 200).
+# sprout_test), SPROUT_PG_MAX_CONNECTIONS (default 200), SPROUT_PG_LOCALE (default C.UTF-8: byte order like C,
+# but a UTF-8 ctype, without which pg_trgm treats Hangul as punctuation and cannot index Korean search).
 #
 # When run as root the cluster is owned by and runs as the `postgres` system user (initdb refuses
 # root); otherwise it runs as the current user.
@@ -89,7 +90,7 @@ start_postgres() {
     info "cluster dir: $SPROUT_PG_DIR"
 
     if ! _pg_as_owner "$PG_BIN/initdb" -D "$SPROUT_PG_DIR/data" -U "$user" -A trust \
-            -E UTF8 --locale=C --no-sync >"$SPROUT_PG_DIR/initdb.log" 2>&1; then
+            -E UTF8 --locale="${SPROUT_PG_LOCALE:-C.UTF-8}" --no-sync >"$SPROUT_PG_DIR/initdb.log" 2>&1; then
         warn "initdb failed"
         _pg_dump_log
         return 1

@@ -50,8 +50,8 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase)
     router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
     router.addRoutes(OpenAPIController<SproutRequestContext>().endpoints)
 
-    let todos = TodosController<FluentTodoRepository, SproutRequestContext>(
-        repository: FluentTodoRepository(database: database),
+    let todos = TodosController<SQLTodoRepository, SproutRequestContext>(
+        repository: SQLTodoRepository(executor: database.executor),
         maxBodySize: configuration.maxRequestBodySize
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")

@@ -1,91 +1,106 @@
-import FluentKit
-import FluentPostgresDriver
-import FluentSQLiteDriver
 import Foundation
+import GRDB
 import Logging
-import NIOCore
-import NIOPosix
+import PostgresNIO
 import ServiceLifecycle
 
-/// Owns FluentKit's `Databases` without Vapor: opens the configured database, runs migrations and shuts the
-/// connection pools down when the application stops (it is one of the application's services).
+/// Owns the database connections: a GRDB `DatabasePool` for SQLite, or a `PostgresClient` (its pool). It is one of
+/// the application's services: started with it, and closed only after the HTTP server has drained.
 public final class SproutDatabase: Service, Sendable {
     public let settings: DatabaseSettings
-    let databases: Databases
-    let migrations: Migrations
+    /// What repositories run their SQL on.
+    public let executor: any SQLExecutor
+    let migrations: [SQLMigration]
     let logger: Logger
-    let eventLoopGroup: any EventLoopGroup
-    /// SQLite gets a single connection (one event loop, one pool): SQLite serialises writers anyway, and one
-    /// connection per process means no lock contention inside the process and lets the PRAGMAs set at start hold.
-    private let sqliteEventLoop: (any EventLoop)?
+    private let connections: Connections
 
-    public init(
-        settings: DatabaseSettings,
-        migrations: [any Migration],
-        logger: Logger,
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        threadPool: NIOThreadPool = .singleton
-    ) throws {
+    private enum Connections: Sendable {
+        case sqlite(DatabasePool)
+        case postgres(PostgresClient)
+    }
+
+    /// SQLite reader connections. Reads never wait for the writer (WAL); slow reads (searches) may hold at most
+    /// half of them, so plain reads always find one free.
+    static let sqliteReaders = 4
+    /// PostgreSQL connections per process: each is a server process, so a few are enough for 2 cores; slow reads
+    /// may hold at most half of them, and the statement timeout stops a runaway query from keeping one.
+    static let postgresConnections = 12
+    static let postgresStatementTimeout: Duration = .seconds(10)
+
+    public init(settings: DatabaseSettings, migrations: [SQLMigration], logger: Logger) throws {
         self.settings = settings
+        self.migrations = migrations
         self.logger = logger
-        self.eventLoopGroup = eventLoopGroup
-        self.databases = Databases(threadPool: threadPool, on: eventLoopGroup)
-        self.migrations = Migrations()
-        self.migrations.add(migrations)
         switch settings {
         case .sqlite(let path):
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
-            sqliteEventLoop = eventLoopGroup.next()
+            let pool = try SQLiteExecutor.open(path: path, readers: Self.sqliteReaders)
+            connections = .sqlite(pool)
+            executor = SQLiteExecutor(pool: pool, slowReads: ConcurrencyLimit(Self.sqliteReaders / 2))
         case .postgres(let url, let schema):
-            var configuration = try SQLPostgresConfiguration(url: url)
-            if let schema { configuration.searchPath = [schema] }
-            databases.use(
-                .postgres(configuration: configuration, maxConnectionsPerEventLoop: 8, sqlLogLevel: .trace),
-                as: .psql
+            let configuration = try PostgresClient.Configuration.sprout(
+                url: url,
+                schema: schema,
+                maximumConnections: Self.postgresConnections,
+                statementTimeout: Self.postgresStatementTimeout
             )
-            sqliteEventLoop = nil
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            connections = .postgres(client)
+            executor = PostgresExecutor(client: client, slowReads: ConcurrencyLimit(Self.postgresConnections / 2))
         }
     }
 
-    /// A database handle whose queries log with the given (usually the request's) logger.
-    public func database(logger: Logger? = nil) -> any Database {
-        let eventLoop = sqliteEventLoop ?? eventLoopGroup.any()
-        guard let database = databases.database(logger: logger ?? self.logger, on: eventLoop) else {
-            preconditionFailure("database requested after shutdown")
-        }
-        return database
-    }
-
-    /// Brings the schema up to date. Safe to run from several processes at once on PostgreSQL (an advisory
-    /// lock serialises them) and next to a running server on SQLite (WAL mode and a busy timeout).
+    /// Brings the schema up to date. Safe beside a running server and from several processes at once: on SQLite
+    /// one IMMEDIATE transaction holds the write lock while it checks and applies; on PostgreSQL one transaction
+    /// holds Sprout's advisory lock.
     public func migrate() async throws {
-        let database = self.database()
-        switch settings {
-        case .sqlite:
-            try await applySQLitePragmas(on: database)
-            try await runMigrations(on: database)
-        case .postgres:
-            try await database.withConnection { connection in
-                let sql = connection as! any SQLDatabase
-                try await sql.raw("SELECT pg_advisory_lock(\(literal: Self.migrationLockKey))").run()
-                do {
-                    try await self.runMigrations(on: connection)
-                } catch {
-                    try? await sql.raw("SELECT pg_advisory_unlock(\(literal: Self.migrationLockKey))").run()
-                    throw error
+        let migrations = self.migrations
+        let now = ISO8601DateFormatter().string(from: Date())
+        switch connections {
+        case .sqlite(let pool):
+            try await pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try db.execute(sql: SQLMigrationTable.create)
+                    let applied = Set(try String.fetchAll(db, sql: SQLMigrationTable.applied))
+                    for migration in migrations where !applied.contains(migration.name) {
+                        for sql in migration.sqlite { try db.execute(sql: sql) }
+                        try db.execute(
+                            sql: SQLMigrationTable.record,
+                            arguments: SQLiteExecutor.arguments([.text(migration.name), .text(now)])
+                        )
+                    }
+                    return .commit
                 }
-                try await sql.raw("SELECT pg_advisory_unlock(\(literal: Self.migrationLockKey))").run()
+            }
+        case .postgres(let client):
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: PostgresExecutor.silent)
+                try await connection.query(PostgresQuery(unsafeSQL: SQLMigrationTable.create), logger: PostgresExecutor.silent)
+                var applied: Set<String> = []
+                for try await name in try await connection.query(PostgresQuery(unsafeSQL: SQLMigrationTable.applied), logger: PostgresExecutor.silent).decode(String.self) {
+                    applied.insert(name)
+                }
+                for migration in migrations where !applied.contains(migration.name) {
+                    for sql in migration.postgres {
+                        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresExecutor.silent)
+                    }
+                    let record = SQLStatement(SQLMigrationTable.record, .text(migration.name), .text(now))
+                    try await connection.query(PostgresExecutor.query(record), logger: PostgresExecutor.silent)
+                }
+            }
+            // pg_trgm takes letters from the database's ctype: under plain C it sees Hangul as punctuation, so
+            // Korean searches stay right but scan the whole index.
+            let ctype = try await executor.readFirst(SQLStatement("SELECT current_setting('lc_ctype')"), as: SQLTextValue.self)?.value
+            if let ctype, ["C", "POSIX"].contains(ctype) {
+                logger.warning("PostgreSQL database has lc_ctype \(ctype): searches in Korean cannot use the trigram index; create the database with a UTF-8 locale such as C.UTF-8")
             }
         }
     }
 
-    /// Answers whether the database can be reached, for `/health`.
+    /// Answers whether the database answers a query, for `/health`: a cached `SELECT 1` on a reader connection
+    /// (SQLite) or a pooled connection (PostgreSQL), so a probe measures what requests would meet.
     public func ping() async -> Bool {
         do {
-            try await (database() as! any SQLDatabase).raw("SELECT 1").run()
-            return true
+            return try await executor.readFirst(SQLStatement("SELECT 1"), as: SQLInt.self)?.value == 1
         } catch {
             logger.warning("database ping failed", metadata: ["error": "\(String(reflecting: error))"])
             return false
@@ -93,35 +108,49 @@ public final class SproutDatabase: Service, Sendable {
     }
 
     public func run() async throws {
-        // Stay up for as long as the application runs, then close the pools after the server has drained.
-        try? await gracefulShutdown()
+        switch connections {
+        case .sqlite:
+            // Stay up for as long as the application runs; the services after us (the server) stop first.
+            try? await gracefulShutdown()
+        case .postgres(let client):
+            // Returns at graceful shutdown, which reaches this service after the server has drained.
+            await client.run()
+        }
         await shutdown()
     }
 
+    /// Closes SQLite's connections. (A PostgreSQL client closes its connections when its `run` ends.)
     public func shutdown() async {
-        await databases.shutdownAsync()
+        if case .sqlite(let pool) = connections {
+            do {
+                try pool.close()
+            } catch {
+                logger.warning("closing SQLite failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+        }
     }
 
-    private static let migrationLockKey: Int64 = 0x5370_726F_7574 // "Sprout"
-
-    private func runMigrations(on database: any Database) async throws {
-        let migrator = Migrator(
-            databaseFactory: { _ in database },
-            migrations: migrations,
-            on: database.eventLoop,
-            migrationLogLevel: .debug
-        )
-        try await migrator.setupIfNeeded().get()
-        try await migrator.prepareBatch().get()
+    /// For one-off commands and tests outside a running application: keeps the connections working while `body`
+    /// runs (PostgreSQL's client needs its `run` loop), then closes them.
+    public func withOpen<Value: Sendable>(_ body: @Sendable (SproutDatabase) async throws -> Value) async throws -> Value {
+        switch connections {
+        case .sqlite:
+            do {
+                let value = try await body(self)
+                await shutdown()
+                return value
+            } catch {
+                await shutdown()
+                throw error
+            }
+        case .postgres(let client):
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                defer { group.cancelAll() }
+                return try await body(self)
+            }
+        }
     }
 
-    private func applySQLitePragmas(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
-        // WAL lets readers (a second process, `sprout migrate`) work beside a writer; it persists in the file.
-        try await sql.raw("PRAGMA journal_mode = WAL").run()
-        // The driver's own busy handler retries forever without sleeping; a timeout is kinder and finite.
-        try await sql.raw("PRAGMA busy_timeout = 5000").run()
-        try await sql.raw("PRAGMA synchronous = NORMAL").run()
-        try await sql.raw("PRAGMA foreign_keys = ON").run()
-    }
+    private static let migrationLockKey: Int64 = 0x5370_726F_7574  // "Sprout", as the Fluent-era migrator used
 }

@@ -1,10 +1,6 @@
-import FluentKit
-
 /// Every service's migrations, in the order they must run. A new service appends its own here.
 public enum SproutMigrations {
-    public static var all: [any Migration] {
-        [
-            CreateTodos(),
-        ]
+    public static var all: [SQLMigration] {
+        TodoMigrations.all
     }
 }

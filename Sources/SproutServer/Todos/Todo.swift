@@ -8,6 +8,13 @@ public struct Todo: Sendable, Equatable {
     public var isDone: Bool
     public var createdAt: Date
     public var updatedAt: Date
+
+    /// The title as search compares it (the `title_folded` column): composed (NFC) then lowercased, so Hangul
+    /// typed on one system and pasted from another (NFD) match, and so do Latin letters of either case. Folded
+    /// in Swift because SQLite's LOWER folds ASCII only.
+    static func fold(_ text: String) -> String {
+        text.precomposedStringWithCanonicalMapping.lowercased()
+    }
 }
 
 /// Whose list a todos call works on: the shared anonymous list, or (once accounts exist) one account's own.

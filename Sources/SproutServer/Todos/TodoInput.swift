@@ -77,7 +77,7 @@ enum TodoInput {
     /// and lowercasing turns one code point into at most three, so a folded text longer than three times the
     /// longest title matches nothing, and is answered without touching the database.
     static func searchCanMatch(_ text: String) -> Bool {
-        TodoModel.fold(text).unicodeScalars.count <= maximumTitleLength * 3
+        Todo.fold(text).unicodeScalars.count <= maximumTitleLength * 3
     }
 
     private static func validTitle(_ value: FieldValue?, errors: inout [FieldError]) -> String? {

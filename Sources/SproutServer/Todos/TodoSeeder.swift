@@ -1,5 +1,3 @@
-import FluentKit
-import SQLKit
 import Foundation
 import SproutWire
 
@@ -17,27 +15,29 @@ public struct TodoSeeder: Sendable {
         "이메일 답장 보내기", "Fix the leaking kitchen tap", "세탁물 찾아오기", "Prepare slides for Monday",
     ]
 
-    /// Inserts `count` todos into the shared list in batches, reporting progress after each batch.
+    /// Inserts `count` todos into the shared list in batches (one multi-row INSERT each; the counts and the
+    /// search index follow through their triggers), reporting progress after each batch.
     public func seed(count: Int, now: Date = Date(), progress: @Sendable (Int) -> Void = { _ in }) async throws {
         let batchSize = 500
         let start = now.truncatedToSeconds.addingTimeInterval(-Double(count) * 60)
         var inserted = 0
         while inserted < count {
             let size = min(batchSize, count - inserted)
-            let models = (0..<size).map { offset in
+            var statement = SQLStatement(sql: "", binds: [])
+            let rows = (0..<size).map { offset in
                 let number = inserted + offset + 1
                 let title = "Todo #\(number): \(Self.titles[number % Self.titles.count])"
                 // One minute apart, oldest first, so ids and created_at agree as they would in real use.
-                return TodoModel(title: title, isDone: number % 3 == 0, ownerID: nil, createdAt: start.addingTimeInterval(Double(number) * 60))
+                let createdAt = statement.bind(.date(start.addingTimeInterval(Double(number) * 60)))
+                return "(\(statement.bind(.text(title))), \(statement.bind(.text(Todo.fold(title)))), \(statement.bind(.bool(number % 3 == 0))), \(createdAt), \(createdAt))"
             }
-            try await database.database().transaction { db in
-                try await models.create(on: db)
-            }
+            statement.sql = "INSERT INTO todos (title, title_folded, is_done, created_at, updated_at) VALUES " + rows.joined(separator: ", ")
+            try await database.executor.writeAll([statement])
             inserted += size
             progress(inserted)
         }
         // Fresh planner statistics: right after a bulk insert PostgreSQL still believes the table is nearly
         // empty and sorts whole lists instead of walking their index, until autovacuum gets round to it.
-        try await (database.database() as! any SQLDatabase).raw("ANALYZE \(ident: TodoModel.schema)").run()
+        try await database.executor.writeAll([SQLStatement("ANALYZE todos")])
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-import SQLKit
 import Testing
 @testable import SproutServer
 
@@ -60,10 +59,10 @@ import Testing
     @Test func sqliteRunsInWALModeWithForeignKeysAndABusyTimeout() async throws {
         guard TestDatabasePlace.postgresURL == nil else { return }
         try await withTestApp { _, database in
-            let sql = database.database() as! any SQLDatabase
-            let journal = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
-            let foreignKeys = try await sql.raw("PRAGMA foreign_keys").first()?.decode(column: "foreign_keys", as: Int.self)
-            let busyTimeout = try await sql.raw("PRAGMA busy_timeout").first()?.decode(column: "timeout", as: Int.self)
+            let executor = database.executor
+            let journal = try await executor.readFirst(SQLStatement("PRAGMA journal_mode"), as: SQLTextValue.self)?.value
+            let foreignKeys = try await executor.readFirst(SQLStatement("PRAGMA foreign_keys"), as: SQLInt.self)?.value
+            let busyTimeout = try await executor.readFirst(SQLStatement("PRAGMA busy_timeout"), as: SQLInt.self)?.value
             #expect(journal == "wal")
             #expect(foreignKeys == 1)
             #expect(busyTimeout == 5000)

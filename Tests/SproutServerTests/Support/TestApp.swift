@@ -2,11 +2,8 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
-import NIOCore
 import Logging
 import NIOCore
-import FluentKit
-import SQLKit
 @testable import SproutServer
 
 /// Runs `body` against a fresh Sprout application on its own empty database: a temporary SQLite file, or,
@@ -51,8 +48,8 @@ struct TestDatabasePlace: Sendable {
     static func make(logger: Logger) async throws -> TestDatabasePlace {
         if let url = postgresURL {
             let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            try await withAdminConnection(url: url, logger: logger) { sql in
-                try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
+            try await withAdminConnection(url: url, logger: logger) { executor in
+                try await executor.writeAll([SQLStatement("CREATE SCHEMA \(schema)")])
             }
             return TestDatabasePlace(settings: .postgres(url: url, schema: schema), directory: nil)
         }
@@ -66,23 +63,18 @@ struct TestDatabasePlace: Sendable {
         case .sqlite:
             if let directory { try? FileManager.default.removeItem(at: directory) }
         case .postgres(let url, let schema?):
-            try? await Self.withAdminConnection(url: url, logger: logger) { sql in
-                try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+            try? await Self.withAdminConnection(url: url, logger: logger) { executor in
+                try await executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(schema) CASCADE")])
             }
         case .postgres:
             break
         }
     }
 
-    private static func withAdminConnection(url: String, logger: Logger, _ body: (any SQLDatabase) async throws -> Void) async throws {
+    /// A connection to the database itself (no schema of ours), to create and drop the test's schema.
+    static func withAdminConnection(url: String, logger: Logger, _ body: @escaping @Sendable (any SQLExecutor) async throws -> Void) async throws {
         let database = try SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger)
-        do {
-            try await body(database.database() as! any SQLDatabase)
-        } catch {
-            await database.shutdown()
-            throw error
-        }
-        await database.shutdown()
+        try await database.withOpen { database in try await body(database.executor) }
     }
 }
 
@@ -148,15 +140,19 @@ enum Fixture {
 extension SproutDatabase {
     /// Moves every todo's timestamps into the past, so the next edit is clearly later than its creation.
     func backdateTodos(by seconds: TimeInterval) async throws {
-        let db = database()
-        for model in try await TodoModel.query(on: db).all() {
-            model.createdAt = model.createdAt.addingTimeInterval(-seconds)
-            model.updatedAt = model.updatedAt.addingTimeInterval(-seconds)
-            try await model.update(on: db)
+        let shift: String
+        switch executor.dialect {
+        case .sqlite: shift = "- \(Int(seconds))"
+        case .postgres: shift = "- interval '\(Int(seconds)) seconds'"
         }
+        try await executor.writeAll([SQLStatement("UPDATE todos SET created_at = created_at \(shift), updated_at = updated_at \(shift)")])
     }
 
-    func todoCount() async throws -> Int {
-        try await TodoModel.query(on: database()).count()
+    /// Counted over the table itself, not through `todo_counts`, so tests can compare the two.
+    func todoCount(isDone: Bool? = nil) async throws -> Int {
+        var statement = SQLStatement("SELECT count(*) FROM todos")
+        if let isDone { statement.sql += " WHERE is_done = \(statement.bind(.bool(isDone)))" }
+        return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
     }
 }
+

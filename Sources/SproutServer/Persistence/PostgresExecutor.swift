@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `SQLExecutor` over postgres-nio's `PostgresClient` (its own connection pool). Each statement runs on its own
+/// (autocommit): one round trip, no BEGIN/COMMIT.
+struct PostgresExecutor: SQLExecutor {
+    let client: PostgresClient
+    let slowReads: ConcurrencyLimit
+    var dialect: SQLDialect { .postgres }
+
+    func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        try await fetch(statement)
+    }
+
+    func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        try await slowReads.run { try await fetch(statement) }
+    }
+
+    func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        try await fetch(statement)
+    }
+
+    func writeAll(_ statements: [SQLStatement]) async throws {
+        try await client.withTransaction(logger: Self.silent) { connection in
+            for statement in statements {
+                try await connection.query(Self.query(statement), logger: Self.silent)
+            }
+        }
+    }
+
+    private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
+        let sequence = try await client.query(Self.query(statement))
+        var rows: [Row] = []
+        for try await row in sequence {
+            rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
+        }
+        return rows
+    }
+
+    static func query(_ statement: SQLStatement) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: statement.binds.count)
+        for value in statement.binds {
+            switch value {
+            // Untyped null: the server infers its type from where the placeholder stands.
+            case .null: bindings.appendNull()
+            case .int(let int): bindings.append(int)
+            case .text(let text): bindings.append(text)
+            case .bool(let bool): bindings.append(bool)
+            case .date(let date): bindings.append(date)
+            }
+        }
+        return PostgresQuery(unsafeSQL: statement.sql, binds: bindings)
+    }
+
+    static let silent = Logger(label: "sprout.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+}
+
+/// A postgres-nio row read by position.
+struct PostgresSQLRow: SQLRow {
+    let row: PostgresRandomAccessRow
+
+    func isNull(_ index: Int) -> Bool { row[index].bytes == nil }
+    func int(_ index: Int) throws -> Int { try row[index].decode(Int.self) }
+    func string(_ index: Int) throws -> String { try row[index].decode(String.self) }
+    func bool(_ index: Int) throws -> Bool { try row[index].decode(Bool.self) }
+    func date(_ index: Int) throws -> Date { try row[index].decode(Date.self) }
+}
+
+extension PostgresClient.Configuration {
+    /// `postgres://user:password@host:port/database?sslmode=…`, read as libpq reads it: `sslmode=disable` turns TLS
+    /// off, `require` insists on it, anything else (or nothing) uses it when the server offers it.
+    static func sprout(url: String, schema: String?, maximumConnections: Int, statementTimeout: Duration) throws -> Self {
+        guard let components = URLComponents(string: url),
+              components.scheme == "postgres" || components.scheme == "postgresql",
+              let host = components.host, !host.isEmpty
+        else { throw ConfigurationError("DATABASE_URL is not a postgres:// URL") }
+        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        let tls: TLS
+        switch sslMode {
+        case "disable": tls = .disable
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: tls = .prefer(.makeClientConfiguration())
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration = PostgresClient.Configuration(
+            host: host,
+            port: components.port ?? 5432,
+            username: components.user?.removingPercentEncoding ?? "postgres",
+            password: components.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database.removingPercentEncoding,
+            tls: tls
+        )
+        configuration.options.maximumConnections = maximumConnections
+        var parameters: [(String, String)] = [
+            // A runaway statement is stopped by the server, so it cannot hold a pooled connection for long.
+            ("statement_timeout", String(statementTimeout.components.seconds * 1000)),
+        ]
+        if let schema { parameters.append(("search_path", schema)) }
+        configuration.options.additionalStartupParameters = parameters
+        return configuration
+    }
+}

@@ -1,0 +1,26 @@
+/// The seam every repository is written against: run one statement and decode its rows. Two implementations,
+/// `SQLiteExecutor` (GRDB) and `PostgresExecutor` (postgres-nio). Each call is one statement, atomic on its own
+/// (triggers included), which is all the todos need; a service that needs a multi-statement transaction adds
+/// a `transaction` call here with the same two implementations.
+public protocol SQLExecutor: Sendable {
+    var dialect: SQLDialect { get }
+    /// A read. On SQLite it runs on a reader connection beside the writer, never waiting for writes.
+    func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
+    /// A read that may be slow whatever the index (a substring search can be crafted to be): only a few run at
+    /// once, so the other connections stay free for plain reads.
+    func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
+    /// A write (INSERT/UPDATE/DELETE, usually with `RETURNING`). On SQLite writes are serialised on one connection.
+    func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
+    /// Several writes in one transaction, all or nothing (bulk seeding, maintenance).
+    func writeAll(_ statements: [SQLStatement]) async throws
+}
+
+extension SQLExecutor {
+    func readFirst<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> Row? {
+        try await read(statement, as: type).first
+    }
+
+    func writeFirst<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> Row? {
+        try await write(statement, as: type).first
+    }
+}

@@ -1,0 +1,93 @@
+/// An index for `LIKE '%text%'` over one folded text column of one table: SQLite FTS5 with the trigram tokenizer
+/// (an external-content table kept right by triggers), PostgreSQL `pg_trgm` (a GIN index). The index changes in
+/// the same transaction as the row. Any table can have one (the Board's posts will): add
+/// `migrationStatements` to a migration and `condition` to the queries.
+///
+/// Queries shorter than three code points go around the index, as a plain LIKE over the table: trigrams
+/// cannot narrow them, and SQLite 3.40.1's trigram table answers a two-Hangul-character LIKE or MATCH
+/// with no rows at all (a bug; fixed in later SQLite versions).
+public struct SubstringSearchIndex: Sendable {
+    public let table: String
+    public let column: String
+
+    public init(table: String, column: String) {
+        self.table = table
+        self.column = column
+    }
+
+    /// The FTS5 table's name on SQLite, the GIN index's on PostgreSQL.
+    var name: String { "\(table)_\(column)_search" }
+
+    /// The shortest query the index can answer.
+    static let minimumIndexedLength = 3
+
+    /// Creates the index and fills it from the rows already in the table.
+    func migrationStatements(for dialect: SQLDialect) -> [String] {
+        switch dialect {
+        case .sqlite:
+            let tokenChange = "INSERT INTO \(name) (\(name), rowid, \(column)) VALUES ('delete', OLD.rowid, OLD.\(column));"
+            let tokenAdd = "INSERT INTO \(name) (rowid, \(column)) VALUES (NEW.rowid, NEW.\(column));"
+            return [
+                "CREATE VIRTUAL TABLE \(name) USING fts5(\(column), content='\(table)', content_rowid='rowid', tokenize='trigram')",
+                "INSERT INTO \(name) (\(name)) VALUES ('rebuild')",
+                "CREATE TRIGGER \(name)_insert AFTER INSERT ON \(table) BEGIN \(tokenAdd) END",
+                "CREATE TRIGGER \(name)_delete AFTER DELETE ON \(table) BEGIN \(tokenChange) END",
+                """
+                CREATE TRIGGER \(name)_update AFTER UPDATE OF \(column) ON \(table)
+                WHEN OLD.\(column) IS NOT NEW.\(column) BEGIN \(tokenChange) \(tokenAdd) END
+                """,
+            ]
+        case .postgres:
+            // pg_trgm is a trusted extension: a database owner may create it. It goes to `public`, not to the
+            // session's first schema, so dropping one (test) schema never drops it from under the others; the
+            // operator class is then named with the schema it really lives in.
+            return [
+                "CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public",
+                """
+                DO $$ BEGIN
+                  EXECUTE format('CREATE INDEX \(name) ON \(table) USING gin (\(column) %I.gin_trgm_ops)',
+                    (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'));
+                END $$
+                """,
+            ]
+        }
+    }
+
+    /// `column LIKE '%text%'` (wildcards in `text` escaped), narrowed through the index where it helps. `text`
+    /// must already be folded as the column is. The LIKE is the one definition of a match on both databases.
+    /// On SQLite the FTS5 table first picks the rows that hold every distinct trigram of the text (a superset),
+    /// because 3.40.1's FTS5 ignores an ESCAPE clause (measured: `%50\% off\_%` matched all 20,002 rows, by a
+    /// full scan). Distinct trigrams joined by AND, not the text as one phrase: for a 255-character query over
+    /// 5,000 crafted titles the phrase took 236 ms (one position-list walk per repeated trigram), the AND 0.9 ms,
+    /// a plain LIKE scan 802 ms.
+    func condition(containing text: String, dialect: SQLDialect, statement: inout SQLStatement) -> String {
+        let like = "\(column) LIKE \(statement.bind(.text(text.likeContainsPattern))) ESCAPE '\\'"
+        guard dialect == .sqlite, text.unicodeScalars.count >= Self.minimumIndexedLength else { return like }
+        let query = Self.trigrams(of: text)
+            .map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: " AND ")
+        return "rowid IN (SELECT rowid FROM \(name) WHERE \(name) MATCH \(statement.bind(.text(query)))) AND \(like)"
+    }
+
+    /// At most this many trigrams go to the index: a few already narrow the rows to a handful, and each more
+    /// costs one more posting-list walk.
+    static let maximumQueryTrigrams = 16
+
+    /// The text's distinct three-code-point pieces, as FTS5's trigram tokenizer cuts them, evenly chosen across
+    /// the text when there are more than `maximumQueryTrigrams`.
+    static func trigrams(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 3 else { return [] }
+        var seen = Set<String>()
+        var distinct: [String] = []
+        for start in 0...(scalars.count - 3) {
+            var piece = String.UnicodeScalarView()
+            piece.append(contentsOf: scalars[start..<(start + 3)])
+            let trigram = String(piece)
+            if seen.insert(trigram).inserted { distinct.append(trigram) }
+        }
+        guard distinct.count > maximumQueryTrigrams else { return distinct }
+        let step = Double(distinct.count - 1) / Double(maximumQueryTrigrams - 1)
+        return (0..<maximumQueryTrigrams).map { distinct[Int((Double($0) * step).rounded())] }
+    }
+}
