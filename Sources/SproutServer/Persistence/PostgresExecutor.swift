@@ -24,7 +24,8 @@ struct PostgresExecutor: SQLExecutor {
     func writeAll(_ statements: [SQLStatement]) async throws {
         try await client.withTransaction(logger: Self.silent) { connection in
             for statement in statements {
-                try await connection.query(Self.query(statement), logger: Self.silent)
+                // Drained, so a failing statement throws here rather than as the next one's "transaction aborted".
+                for try await _ in try await connection.query(Self.query(statement), logger: Self.silent) {}
             }
         }
     }

@@ -73,18 +73,26 @@ public final class SproutDatabase: Service, Sendable {
             }
         case .postgres(let client):
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: PostgresExecutor.silent)
-                try await connection.query(PostgresQuery(unsafeSQL: SQLMigrationTable.create), logger: PostgresExecutor.silent)
+                // Each statement's rows are drained, so an error is thrown by the statement that caused it
+                // (an undrained one surfaces later as "current transaction is aborted").
+                func run(_ query: PostgresQuery) async throws {
+                    for try await _ in try await connection.query(query, logger: PostgresExecutor.silent) {}
+                }
+                // Waiting for another process's migrations (or, in the tests, dozens of schemas migrating at
+                // once) is not a runaway statement: the pool's statement_timeout does not apply here.
+                try await run("SET LOCAL statement_timeout = 0")
+                try await run("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
+                try await run(PostgresQuery(unsafeSQL: SQLMigrationTable.create))
                 var applied: Set<String> = []
                 for try await name in try await connection.query(PostgresQuery(unsafeSQL: SQLMigrationTable.applied), logger: PostgresExecutor.silent).decode(String.self) {
                     applied.insert(name)
                 }
                 for migration in migrations where !applied.contains(migration.name) {
                     for sql in migration.postgres {
-                        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresExecutor.silent)
+                        try await run(PostgresQuery(unsafeSQL: sql))
                     }
                     let record = SQLStatement(SQLMigrationTable.record, .text(migration.name), .text(now))
-                    try await connection.query(PostgresExecutor.query(record), logger: PostgresExecutor.silent)
+                    try await run(PostgresExecutor.query(record))
                 }
             }
             // pg_trgm takes letters from the database's ctype: under plain C it sees Hangul as punctuation, so
