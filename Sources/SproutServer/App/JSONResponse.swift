@@ -5,7 +5,7 @@ import Hummingbird
 extension Response {
     /// A JSON response with UTF-8 text left unescaped (Korean stays readable) and slashes unescaped (URLs too).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try jsonEncoder.encode(value)
+        let data = try sharedJSONEncoder.encode(value)
         return Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8"],
@@ -15,7 +15,7 @@ extension Response {
 }
 
 /// One encoder for every response: configured once here, only ever used to encode (safe to share).
-private let jsonEncoder: JSONEncoder = {
+let sharedJSONEncoder: JSONEncoder = {
     let encoder = JSONEncoder()
     // Sorted keys: the same value always gives the same bytes (stable ETags, readable diffs).
     encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
