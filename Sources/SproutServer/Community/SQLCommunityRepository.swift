@@ -6,20 +6,20 @@ struct SQLCommunityRepository: AccountActivity {
     let executor: any SQLExecutor
 
     static let postFields: [CollectionQuery.Field] = [
-        .init(name: "id", column: "id", isInteger: true),
-        .init(name: "text", column: "text", isInteger: false),
-        .init(name: "user", column: "user_id", isInteger: true),
-        .init(name: "created_at", column: "created_at", isInteger: false),
-        .init(name: "updated_at", column: "updated_at", isInteger: false),
+        .init(name: "id", column: "id", kind: .integer),
+        .init(name: "text", column: "text", kind: .text),
+        .init(name: "user", column: "user_id", kind: .integer),
+        .init(name: "created_at", column: "created_at", kind: .date),
+        .init(name: "updated_at", column: "updated_at", kind: .date),
     ]
 
     static let commentFields: [CollectionQuery.Field] = [
-        .init(name: "id", column: "id", isInteger: true),
-        .init(name: "comment", column: "comment", isInteger: false),
-        .init(name: "user", column: "user_id", isInteger: true),
-        .init(name: "post", column: "post_id", isInteger: true),
-        .init(name: "created_at", column: "created_at", isInteger: false),
-        .init(name: "updated_at", column: "updated_at", isInteger: false),
+        .init(name: "id", column: "id", kind: .integer),
+        .init(name: "comment", column: "comment", kind: .text),
+        .init(name: "user", column: "user_id", kind: .integer),
+        .init(name: "post", column: "post_id", kind: .integer),
+        .init(name: "created_at", column: "created_at", kind: .date),
+        .init(name: "updated_at", column: "updated_at", kind: .date),
     ]
 
     private static let authorColumns = "a.id, a.username, a.email, a.blocked, a.created_at, a.updated_at"
