@@ -50,8 +50,20 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase)
     router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
     router.addRoutes(OpenAPIController<SproutRequestContext>().endpoints)
 
+    let accounts = AccountsParts(configuration, executor: database.executor)
+    let community = SQLCommunityRepository(executor: database.executor)
+    router.add(middleware: CrossSiteRequestGuard(publicURL: configuration.publicURL))
+    router.addRoutes(AccountsController<SproutRequestContext>(
+        service: accounts.service, authenticator: accounts.authenticator, activity: community,
+        maxBodySize: configuration.maxRequestBodySize
+    ).endpoints)
+    router.addRoutes(CommunityController<SproutRequestContext>(
+        repository: community, authenticator: accounts.authenticator, maxBodySize: configuration.maxRequestBodySize
+    ).endpoints)
+
     let todos = TodosController<SQLTodoRepository, SproutRequestContext>(
         repository: SQLTodoRepository(executor: database.executor),
+        callers: accounts.authenticator,
         maxBodySize: configuration.maxRequestBodySize
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")

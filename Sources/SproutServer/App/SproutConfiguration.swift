@@ -18,6 +18,10 @@ public struct SproutConfiguration: Sendable {
     public var idleTimeout: Duration
     /// A request whose head and body together take longer than this to arrive gets 408 and its connection closed.
     public var requestTimeout: Duration
+    /// `JWT_SECRET`: the key that signs account tokens. When unset, a key generated once is kept in the database.
+    public var jwtSecret: String?
+    /// bcrypt's cost for new password hashes (Strapi's 10). Tests lower it; the work doubles with each step.
+    public var passwordHashCost: UInt8 = 10
 
     public init(
         hostname: String = "127.0.0.1",
@@ -28,7 +32,8 @@ public struct SproutConfiguration: Sendable {
         maxRequestBodySize: Int = 1 << 20,
         logLevel: Logger.Level = .info,
         idleTimeout: Duration = .seconds(30),
-        requestTimeout: Duration = .seconds(60)
+        requestTimeout: Duration = .seconds(60),
+        jwtSecret: String? = nil
     ) {
         self.hostname = hostname
         self.port = port
@@ -39,10 +44,11 @@ public struct SproutConfiguration: Sendable {
         self.logLevel = logLevel
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
+        self.jwtSecret = jwtSecret.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
-    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds);
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -100,6 +106,9 @@ public struct SproutConfiguration: Sendable {
                 )
             }
         }
+        if let secret = environment["JWT_SECRET"], !secret.isEmpty, secret.utf8.count < 32 {
+            throw ConfigurationError("JWT_SECRET must be at least 32 bytes long (HS256 keys shorter than the hash are weak); leave it unset to have one generated")
+        }
         return SproutConfiguration(
             hostname: hostname ?? value("HOST") ?? "127.0.0.1",
             port: resolvedPort,
@@ -109,7 +118,8 @@ public struct SproutConfiguration: Sendable {
             maxRequestBodySize: maxBody,
             logLevel: logLevel,
             idleTimeout: idleTimeout,
-            requestTimeout: requestTimeout
+            requestTimeout: requestTimeout,
+            jwtSecret: environment["JWT_SECRET"]
         )
     }
 

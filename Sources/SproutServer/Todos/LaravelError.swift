@@ -22,6 +22,7 @@ struct LaravelError: HTTPResponseError {
         return LaravelError(status: .unprocessableContent, message: message, errors: byField)
     }
 
+    static let unauthenticated = LaravelError(status: .unauthorized, message: "Unauthenticated.")
     static let todoNotFound = LaravelError(status: .notFound, message: "할일을 찾을 수 없습니다.")
 
     static func unreadableBody(_ error: BodyReadingError) -> LaravelError {

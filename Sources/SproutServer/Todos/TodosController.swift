@@ -6,10 +6,12 @@ import Hummingbird
 /// The Laravel learning server's todos API, mounted at `/api/v2` and `/api/v1` (same behaviour, same data).
 struct TodosController<Repository: TodoRepository, Context: RequestContext> {
     let repository: Repository
+    let callers: any CallerResolving
     let maxBodySize: Int
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
         routes.get("todos", use: list)
         routes.get("todos/search", use: search)
         routes.get("todos/{id}", use: show)
@@ -30,39 +32,44 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let owner = try await owner(request)
         let id = try todoID(context)
-        guard let todo = try await repository.find(id: id, owner: owner(request)) else { throw LaravelError.todoNotFound }
+        guard let todo = try await repository.find(id: id, owner: owner) else { throw LaravelError.todoNotFound }
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.show))
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        let owner = try await owner(request)
         let fields = try await bodyFields(request)
         let input = try TodoInput.creation(from: fields)
-        let todo = try await repository.create(title: input.title, isDone: input.isDone, owner: owner(request), at: Date().truncatedToSeconds)
+        let todo = try await repository.create(title: input.title, isDone: input.isDone, owner: owner, at: Date().truncatedToSeconds)
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.create))
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        let owner = try await owner(request)
         let id = try todoID(context)
         let changes = try TodoInput.changes(from: try await bodyFields(request))
-        let todo = try await repository.update(id: id, with: changes, owner: owner(request), at: Date().truncatedToSeconds)
+        let todo = try await repository.update(id: id, with: changes, owner: owner, at: Date().truncatedToSeconds)
         guard let todo else { throw LaravelError.todoNotFound }
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.update))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let owner = try await owner(request)
         let id = try todoID(context)
-        guard let todo = try await repository.delete(id: id, owner: owner(request)) else { throw LaravelError.todoNotFound }
+        guard let todo = try await repository.delete(id: id, owner: owner) else { throw LaravelError.todoNotFound }
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.delete))
     }
 
     private func page(_ request: Request, context: Context, searching: Bool, message: String) async throws -> Response {
+        let owner = try await owner(request)
         let pageRequest = try TodoInput.pageRequest(from: request.queryFields, searching: searching)
         let page: TodoPage
         if let text = pageRequest.titleContains, !TodoInput.searchCanMatch(text) {
             page = TodoPage(todos: [], total: 0)
         } else {
-            page = try await repository.page(pageRequest, owner: owner(request))
+            page = try await repository.page(pageRequest, owner: owner)
         }
         return try Response.json(TodoListEnvelope(page: page, request: pageRequest, message: message))
     }
@@ -82,9 +89,13 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
         }
     }
 
-    /// Without accounts every call works on the original's one shared list. The Community service's accounts
-    /// will map a Bearer token to `.account(id)` here.
-    private func owner(_ request: Request) -> TodoOwner {
-        .anonymous
+    /// Anonymous calls work on the original's one shared list; an account's token (or web session) on that
+    /// account's own list. A token that names no one is Laravel's 401 `Unauthenticated.`, never the shared list.
+    private func owner(_ request: Request) async throws -> TodoOwner {
+        switch try await callers.caller(of: request) {
+        case .anonymous: .anonymous
+        case .account(let account, _): .account(account.id)
+        case .rejected: throw LaravelError.unauthenticated
+        }
     }
 }

@@ -50,6 +50,16 @@ public struct PostShallowJSON: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// A missing author is `null`, not a missing key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(text, forKey: .text)
+        try container.encode(user, forKey: .user)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
 }
 
 /// A comment as Strapi v3 answers it (list, create, update, delete): the author and the post populated, the
@@ -79,6 +89,17 @@ public struct CommentJSON: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// A missing post is `null`, not a missing key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(comment, forKey: .comment)
+        try container.encode(user, forKey: .user)
+        try container.encode(post, forKey: .post)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
 }
 
 /// A comment one relation deep: inside a post, or in a user's `comments`. `user` and `post` are ids.
@@ -104,5 +125,16 @@ public struct CommentShallowJSON: Codable, Sendable, Equatable {
         self.post = post
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    /// A missing author or post is `null`, not a missing key (the original's orphaned comments had `post: null`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(comment, forKey: .comment)
+        try container.encode(user, forKey: .user)
+        try container.encode(post, forKey: .post)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
     }
 }

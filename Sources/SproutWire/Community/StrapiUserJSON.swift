@@ -69,6 +69,22 @@ public struct StrapiUserJSON: Codable, Sendable, Equatable {
         self.posts = posts
         self.comments = comments
     }
+
+    /// Writes `blocked: null` as Strapi does, rather than leaving the key out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(username, forKey: .username)
+        try container.encode(email, forKey: .email)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(confirmed, forKey: .confirmed)
+        try container.encode(blocked, forKey: .blocked)
+        try container.encode(role, forKey: .role)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(posts, forKey: .posts)
+        try container.encodeIfPresent(comments, forKey: .comments)
+    }
 }
 
 /// The user inside a post or a comment: `role` as an id, no `posts` or `comments`.
@@ -104,6 +120,20 @@ public struct StrapiNestedUserJSON: Codable, Sendable, Equatable {
         self.role = role
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    /// Writes `blocked: null` as Strapi does, rather than leaving the key out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(username, forKey: .username)
+        try container.encode(email, forKey: .email)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(confirmed, forKey: .confirmed)
+        try container.encode(blocked, forKey: .blocked)
+        try container.encode(role, forKey: .role)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
     }
 }
 

@@ -16,6 +16,8 @@ func withTestApp<Value: Sendable>(
 ) async throws -> Value {
     let logger = logger ?? testLogger()
     var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
+    // bcrypt's lowest cost: the tests sign up hundreds of accounts, and the cost is not what they test.
+    configuration.passwordHashCost = 4
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)
     do {
@@ -96,6 +98,7 @@ extension TestClientProtocol {
         try await send(method, uri, headers: [.contentType: "application/json", .accept: "application/json"], body: json)
     }
 
+    @discardableResult
     func sendForm(_ method: HTTPRequest.Method, _ uri: String, _ form: String) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?) {
         try await send(method, uri, headers: [.contentType: "application/x-www-form-urlencoded"], body: form)
     }

@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import SproutWire
+
+/// Strapi's users-permissions routes: `/auth/local/register`, `/auth/local`, `/users/me`, and the SeSAC server's
+/// `/custom/change-password`.
+struct AccountsController<Context: RemoteAddressRequestContext> {
+    let service: AccountsService
+    let authenticator: AccountAuthenticator
+    let activity: any AccountActivity
+    let maxBodySize: Int
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
+        routes.post("auth/local/register", use: register)
+        routes.post("auth/local", use: logIn)
+        routes.post("custom/change-password", use: changePassword)
+        routes.get("users/me", use: me)
+        return routes
+    }
+
+    @Sendable func register(_ request: Request, context: Context) async throws -> Response {
+        let input = try AccountInput.registration(from: try await request.strapiBodyFields(limit: maxBodySize))
+        let account = try await service.register(input)
+        let token = try await service.tokens.issue(accountID: account.id)
+        return try Response.json(StrapiAuthJSON(jwt: token, user: StrapiUserJSON(account, activity: AccountActivitySummary())))
+    }
+
+    @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
+        let input = try AccountInput.login(from: try await request.strapiBodyFields(limit: maxBodySize))
+        let account = try await service.logIn(input, address: context.clientAddress)
+        let token = try await service.tokens.issue(accountID: account.id)
+        let user = StrapiUserJSON(account, activity: try await activity.activity(ofAccount: account.id))
+        return try Response.json(StrapiAuthJSON(jwt: token, user: user))
+    }
+
+    @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        let input = try AccountInput.passwordChange(from: try await request.strapiBodyFields(limit: maxBodySize))
+        let updated = try await service.changePassword(of: account, input, address: context.clientAddress)
+        return try Response.json(StrapiUserJSON(updated, activity: try await activity.activity(ofAccount: updated.id)))
+    }
+
+    @Sendable func me(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        return try Response.json(StrapiUserJSON(account, activity: try await activity.activity(ofAccount: account.id)))
+    }
+}

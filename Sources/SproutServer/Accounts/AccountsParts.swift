@@ -1,0 +1,19 @@
+/// The accounts pieces every service shares, made once per application from its configuration.
+struct AccountsParts: Sendable {
+    let repository: SQLAccountRepository
+    let tokens: AccountTokens
+    let sessions: WebSessions
+    let authenticator: AccountAuthenticator
+    let service: AccountsService
+
+    init(_ configuration: SproutConfiguration, executor: any SQLExecutor) {
+        repository = SQLAccountRepository(executor: executor)
+        tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor))
+        sessions = WebSessions(executor: executor)
+        authenticator = AccountAuthenticator(accounts: repository, tokens: tokens, sessions: sessions)
+        service = AccountsService(
+            accounts: repository, tokens: tokens, throttle: LoginThrottle(executor: executor),
+            hasher: PasswordHasher(cost: configuration.passwordHashCost)
+        )
+    }
+}

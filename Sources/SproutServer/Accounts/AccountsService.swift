@@ -1,0 +1,74 @@
+import Foundation
+
+/// What an account has written, for the Strapi user answers that list it (`posts`, `comments`, shallow).
+/// Community provides it; Accounts does not know about posts.
+protocol AccountActivity: Sendable {
+    func activity(ofAccount id: Int) async throws -> AccountActivitySummary
+}
+
+struct AccountActivitySummary: Sendable {
+    var posts: [ShallowPost] = []
+    var comments: [ShallowComment] = []
+}
+
+/// Sign-up, login and password changes: the rules of Strapi's users-permissions plugin, used by the API and by
+/// the web app's forms alike.
+struct AccountsService: Sendable {
+    let accounts: SQLAccountRepository
+    let tokens: AccountTokens
+    let throttle: LoginThrottle
+    let hasher: PasswordHasher
+
+    func register(_ input: AccountInput.Registration) async throws -> Account {
+        try await checkAvailable(username: input.username, email: input.email)
+        let hash = try await hasher.hash(input.password)
+        guard let account = try await accounts.create(username: input.username, email: input.email, passwordHash: hash, at: Date().truncatedToMilliseconds) else {
+            // Someone took the name or the address while the password was being hashed.
+            try await checkAvailable(username: input.username, email: input.email)
+            throw StrapiError.usernameTaken
+        }
+        return account
+    }
+
+    /// The account the identifier and password belong to. Failures count towards the login limiter; an unknown
+    /// identifier costs a bcrypt check too, so timing does not reveal which accounts exist.
+    func logIn(_ input: AccountInput.Login, address: String) async throws -> Account {
+        let now = Date()
+        guard try await throttle.allowsAttempt(identifier: input.identifier, address: address, at: now) else {
+            throw StrapiError.rateLimited
+        }
+        let account = input.isEmail ? try await accounts.find(email: input.identifier) : try await accounts.find(username: input.identifier)
+        let matches = try await hasher.verify(input.password, against: account?.passwordHash ?? PasswordHasher.decoyHash)
+        guard let account, matches else {
+            try await throttle.recordFailure(identifier: input.identifier, address: address, at: now)
+            throw StrapiError.invalidCredentials
+        }
+        guard !account.isBlocked else { throw StrapiError.blocked }
+        try await throttle.recordSuccess(identifier: input.identifier)
+        return account
+    }
+
+    /// Checks the current password (wrong guesses count towards the limiter under the account's username, so a
+    /// stolen token cannot be used to guess it) and stores the new one. Tokens already issued stay valid, as the
+    /// SeSAC app expects: it keeps its token after a change.
+    func changePassword(of account: Account, _ input: AccountInput.PasswordChange, address: String) async throws -> Account {
+        let now = Date()
+        guard try await throttle.allowsAttempt(identifier: account.username, address: address, at: now) else {
+            throw StrapiError.rateLimited
+        }
+        guard try await hasher.verify(input.current, against: account.passwordHash) else {
+            try await throttle.recordFailure(identifier: account.username, address: address, at: now)
+            throw StrapiError.invalidCredentials
+        }
+        let hash = try await hasher.hash(input.new)
+        guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, at: Date().truncatedToMilliseconds) else {
+            throw StrapiError.invalidToken
+        }
+        return updated
+    }
+
+    private func checkAvailable(username: String, email: String) async throws {
+        if try await accounts.find(email: email) != nil { throw StrapiError.emailTaken }
+        if try await accounts.find(username: username) != nil { throw StrapiError.usernameTaken }
+    }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+import NIOCore
+
+extension AccountAuthenticator {
+    /// The calling account, for a Strapi route that needs one: no credentials → 403 `Forbidden` (the Public role
+    /// may not), wrong credentials → 401 `Invalid token.`
+    func strapiAccount(of request: Request) async throws -> Account {
+        switch try await caller(of: request) {
+        case .account(let account, _): return account
+        case .anonymous: throw StrapiError.forbidden
+        case .rejected: throw StrapiError.invalidToken
+        }
+    }
+}
+
+extension Request {
+    /// The body's fields, with unreadable bodies answered in Strapi's shape.
+    func strapiBodyFields(limit: Int) async throws -> FormFields {
+        var request = self
+        do {
+            return try await request.bodyFields(limit: limit)
+        } catch let error as BodyReadingError {
+            throw StrapiError.unreadableBody(error)
+        }
+    }
+}
+
+extension RemoteAddressRequestContext {
+    /// The peer's IP address, for the login limiter ("unknown" for in-process test requests).
+    var clientAddress: String {
+        remoteAddress?.ipAddress ?? "unknown"
+    }
+}

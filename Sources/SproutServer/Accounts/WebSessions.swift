@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+
+/// The web app's sign-in sessions. The cookie holds a random token; the database holds only its SHA-256, so a
+/// copy of the database cannot be turned into working cookies. Every server process on the database sees the
+/// same sessions, and logout deletes the row, ending the session everywhere at once.
+struct WebSessions: Sendable {
+    static let cookieName = "sprout_session"
+    static let lifetime: TimeInterval = 30 * 24 * 3600
+
+    let executor: any SQLExecutor
+
+    /// A new session for the account; the token goes into the cookie.
+    func start(accountID: Int, at now: Date = Date()) async throws -> String {
+        let token = ServerSecrets.randomToken()
+        _ = try await executor.write(
+            SQLStatement(
+                "INSERT INTO web_sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+                .text(Self.hash(token)), .int(accountID), .date(now), .date(now.addingTimeInterval(Self.lifetime))
+            ),
+            as: SQLInt.self
+        )
+        return token
+    }
+
+    /// The account whose session the token is, if the session exists and has not expired.
+    func account(forToken token: String, at now: Date = Date()) async throws -> Account? {
+        return try await executor.readFirst(
+            SQLStatement(
+                """
+                SELECT \(SQLAccountRepository.qualifiedColumns) FROM web_sessions JOIN accounts ON accounts.id = web_sessions.account_id
+                WHERE web_sessions.token_hash = $1 AND web_sessions.expires_at > $2
+                """,
+                .text(Self.hash(token)), .date(now)
+            ),
+            as: Account.self
+        )
+    }
+
+    /// Ends the session (logout), and clears expired ones while at it.
+    func end(token: String, at now: Date = Date()) async throws {
+        try await executor.writeAll([
+            SQLStatement("DELETE FROM web_sessions WHERE token_hash = $1", .text(Self.hash(token))),
+            SQLStatement("DELETE FROM web_sessions WHERE expires_at <= $1", .date(now)),
+        ])
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Array(token.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

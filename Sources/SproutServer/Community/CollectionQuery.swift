@@ -1,0 +1,90 @@
+import SproutWire
+
+/// Strapi v3's query parameters on a collection route: `_start`, `_limit` (100 by default, `-1` for all),
+/// `_sort=field:asc|desc[,…]` and equality filters (`post=42`, `user_eq=7`). Anything else is a 400 naming the
+/// parameter, rather than being silently ignored as a filter that did not filter.
+struct CollectionQuery: Sendable, Equatable {
+    /// A field a client may sort or filter on, and the column it is.
+    struct Field: Sendable, Equatable {
+        let name: String
+        let column: String
+        let isInteger: Bool
+    }
+
+    struct Filter: Sendable, Equatable {
+        let field: Field
+        let value: SQLValue
+    }
+
+    struct SortKey: Sendable, Equatable {
+        let field: Field
+        let descending: Bool
+    }
+
+    static let defaultLimit = 100
+
+    var start = 0
+    /// Nil for `_limit=-1`: every row.
+    var limit: Int? = defaultLimit
+    /// Empty: the database's order, by id.
+    var sort: [SortKey] = []
+    var filters: [Filter] = []
+
+    init() {}
+
+    init(_ fields: FormFields, allowed: [Field]) throws(StrapiError) {
+        for (name, value) in fields.values.sorted(by: { $0.key < $1.key }) {
+            guard let text = value.asText else { throw .badRequest("\(name) must be text.") }
+            switch name {
+            case "_start":
+                guard let start = Int(text), start >= 0 else { throw .badRequest("_start must be a whole number, 0 or more.") }
+                self.start = start
+            case "_limit":
+                guard let limit = Int(text), limit >= -1 else { throw .badRequest("_limit must be a whole number, -1 (all) or more.") }
+                self.limit = limit == -1 ? nil : limit
+            case "_sort":
+                guard let parsed = StrapiSort(queryValue: text) else { throw .badRequest("_sort must be field:asc or field:desc, comma-separated.") }
+                sort = try parsed.keys.map { key throws(StrapiError) in
+                    guard let field = allowed.first(where: { $0.name == key.field }) else {
+                        throw .badRequest("_sort cannot use \(key.field).")
+                    }
+                    return SortKey(field: field, descending: key.descending)
+                }
+            default:
+                let fieldName = name.hasSuffix("_eq") ? String(name.dropLast(3)) : name
+                guard let field = allowed.first(where: { $0.name == fieldName }) else {
+                    throw .badRequest("Unknown query parameter: \(name).")
+                }
+                if field.isInteger {
+                    guard let number = Int(text) else { throw .badRequest("\(name) must be a whole number.") }
+                    filters.append(Filter(field: field, value: .int(number)))
+                } else {
+                    filters.append(Filter(field: field, value: .text(text)))
+                }
+            }
+        }
+    }
+
+    /// `WHERE …` for the filters (or `true`), with values bound into `statement`. `table` qualifies the columns.
+    func whereClause(table: String, _ statement: inout SQLStatement) -> String {
+        guard !filters.isEmpty else { return "1 = 1" }
+        return filters.map { "\(table).\($0.field.column) = \(statement.bind($0.value))" }.joined(separator: " AND ")
+    }
+
+    /// `ORDER BY …`: the requested keys, then id in the first key's direction (the contract's tie rule), or id
+    /// ascending when no sort was asked for.
+    func orderClause(table: String) -> String {
+        var keys = sort.map { "\(table).\($0.field.column) \($0.descending ? "DESC" : "ASC")" }
+        if !sort.contains(where: { $0.field.column == "id" }) {
+            keys.append("\(table).id \(sort.first?.descending == true ? "DESC" : "ASC")")
+        }
+        return keys.joined(separator: ", ")
+    }
+
+    /// `LIMIT … OFFSET …`; no limit at all for `_limit=-1`.
+    func limitClause(_ dialect: SQLDialect, _ statement: inout SQLStatement) -> String {
+        // SQLite needs a LIMIT before an OFFSET: -1 is its "no limit"; PostgreSQL says LIMIT ALL.
+        let limit = limit.map { statement.bind(.int($0)) } ?? (dialect == .sqlite ? "-1" : "ALL")
+        return "LIMIT \(limit) OFFSET \(statement.bind(.int(start)))"
+    }
+}

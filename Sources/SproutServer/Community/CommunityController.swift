@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import SproutWire
+
+/// The SeSAC community's Strapi v3 collections, `/posts` and `/comments`. Every route needs an account; only
+/// the author may edit or delete. Every success is 200, create and delete included.
+struct CommunityController<Context: RequestContext> {
+    let repository: SQLCommunityRepository
+    let authenticator: AccountAuthenticator
+    let maxBodySize: Int
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
+        routes.get("posts", use: listPosts)
+        routes.get("posts/count", use: countPosts)
+        routes.get("posts/{id}", use: showPost)
+        routes.post("posts", use: createPost)
+        routes.put("posts/{id}", use: updatePost)
+        routes.delete("posts/{id}", use: deletePost)
+        routes.get("comments", use: listComments)
+        routes.get("comments/count", use: countComments)
+        routes.get("comments/{id}", use: showComment)
+        routes.post("comments", use: createComment)
+        routes.put("comments/{id}", use: updateComment)
+        routes.delete("comments/{id}", use: deleteComment)
+        return routes
+    }
+
+    // MARK: - Posts
+
+    @Sendable func listPosts(_ request: Request, context: Context) async throws -> Response {
+        _ = try await authenticator.strapiAccount(of: request)
+        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields)
+        return try Response.json(try await repository.posts(query).map(PostJSON.init))
+    }
+
+    @Sendable func countPosts(_ request: Request, context: Context) async throws -> Response {
+        _ = try await authenticator.strapiAccount(of: request)
+        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields)
+        return try Response.json(try await repository.countPosts(query))
+    }
+
+    @Sendable func showPost(_ request: Request, context: Context) async throws -> Response {
+        _ = try await authenticator.strapiAccount(of: request)
+        guard let post = try await repository.post(id: try id(context)) else { throw StrapiError.notFound }
+        return try Response.json(PostJSON(post))
+    }
+
+    @Sendable func createPost(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        let fields = try await request.strapiBodyFields(limit: maxBodySize)
+        let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
+        let post = try await repository.createPost(text: text, by: Author(account), at: Date().truncatedToMilliseconds)
+        return try Response.json(PostJSON(post))
+    }
+
+    @Sendable func updatePost(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        let id = try id(context)
+        let fields = try await request.strapiBodyFields(limit: maxBodySize)
+        let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
+        let post = try await repository.updatePost(id: id, text: text, by: account.id, at: Date().truncatedToMilliseconds).get(orThrow: Self.error)
+        return try Response.json(PostJSON(post))
+    }
+
+    @Sendable func deletePost(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        let post = try await repository.deletePost(id: try id(context), by: account.id).get(orThrow: Self.error)
+        return try Response.json(PostJSON(post))
+    }
+
+    // MARK: - Comments
+
+    @Sendable func listComments(_ request: Request, context: Context) async throws -> Response {
+        _ = try await authenticator.strapiAccount(of: request)
+        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields)
+        return try Response.json(try await repository.comments(query).map(CommentJSON.init))
+    }
+
+    @Sendable func countComments(_ request: Request, context: Context) async throws -> Response {
+        _ = try await authenticator.strapiAccount(of: request)
+        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields)
+        return try Response.json(try await repository.countComments(query))
+    }
+
+    @Sendable func showComment(_ request: Request, context: Context) async throws -> Response {
+        _ = try await authenticator.strapiAccount(of: request)
+        guard let comment = try await repository.comment(id: try id(context)) else { throw StrapiError.notFound }
+        return try Response.json(CommentJSON(comment))
+    }
+
+    @Sendable func createComment(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        let fields = try await request.strapiBodyFields(limit: maxBodySize)
+        let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
+        let postID = try CommunityInput.id(fields, field: "post")
+        guard let comment = try await repository.createComment(text: text, postID: postID, by: Author(account), at: Date().truncatedToMilliseconds) else {
+            throw StrapiError.badRequest("post \(postID) does not exist.")
+        }
+        return try Response.json(CommentJSON(comment))
+    }
+
+    /// `post` may be resent (the SeSAC app does); a comment stays on the post it was written under.
+    @Sendable func updateComment(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        let id = try id(context)
+        let fields = try await request.strapiBodyFields(limit: maxBodySize)
+        let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
+        let comment = try await repository.updateComment(id: id, text: text, by: account.id, at: Date().truncatedToMilliseconds).get(orThrow: Self.error)
+        return try Response.json(CommentJSON(comment))
+    }
+
+    @Sendable func deleteComment(_ request: Request, context: Context) async throws -> Response {
+        let account = try await authenticator.strapiAccount(of: request)
+        let comment = try await repository.deleteComment(id: try id(context), by: account.id).get(orThrow: Self.error)
+        return try Response.json(CommentJSON(comment))
+    }
+
+    // MARK: - Helpers
+
+    /// A path id that is not a positive integer names nothing: 404.
+    private func id(_ context: Context) throws(StrapiError) -> Int {
+        guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else { throw .notFound }
+        return id
+    }
+
+    private static func error(_ failure: OwnedWriteFailure) -> StrapiError {
+        switch failure {
+        case .notFound: .notFound
+        case .notOwner: .forbidden
+        }
+    }
+}
+
+extension Result {
+    func get(orThrow map: (Failure) -> some Error) throws -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let failure): throw map(failure)
+        }
+    }
+}

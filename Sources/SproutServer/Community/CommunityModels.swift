@@ -1,0 +1,52 @@
+import Foundation
+
+/// A post's or comment's author: an account without its secrets.
+struct Author: Sendable, Equatable {
+    let id: Int
+    let username: String
+    let email: String
+    let blocked: Bool?
+    let createdAt: Date
+    let updatedAt: Date
+}
+
+/// A post with its author and its comments (shallow), as every post answer shows it.
+struct Post: Sendable, Equatable {
+    let id: Int
+    let text: String
+    let author: Author
+    let createdAt: Date
+    let updatedAt: Date
+    var comments: [ShallowComment]
+
+    var shallow: ShallowPost { ShallowPost(id: id, text: text, authorID: author.id, createdAt: createdAt, updatedAt: updatedAt) }
+}
+
+/// A comment with its author and its post (shallow).
+struct Comment: Sendable, Equatable {
+    let id: Int
+    let text: String
+    let author: Author
+    let post: ShallowPost
+    let createdAt: Date
+    let updatedAt: Date
+}
+
+/// A post one relation deep: its author as an id.
+struct ShallowPost: Sendable, Equatable {
+    let id: Int
+    let text: String
+    let authorID: Int
+    let createdAt: Date
+    let updatedAt: Date
+}
+
+/// A comment one relation deep: its author and post as ids.
+struct ShallowComment: Sendable, Equatable {
+    let id: Int
+    let text: String
+    let authorID: Int
+    let postID: Int
+    let createdAt: Date
+    let updatedAt: Date
+}

@@ -1,0 +1,261 @@
+import Foundation
+
+/// Posts and comments in SQL, for SQLite and PostgreSQL alike. A page of posts is always two statements (the
+/// posts with their authors, then all their comments), whatever its size: no query per post.
+struct SQLCommunityRepository: AccountActivity {
+    let executor: any SQLExecutor
+
+    static let postFields: [CollectionQuery.Field] = [
+        .init(name: "id", column: "id", isInteger: true),
+        .init(name: "text", column: "text", isInteger: false),
+        .init(name: "user", column: "user_id", isInteger: true),
+        .init(name: "created_at", column: "created_at", isInteger: false),
+        .init(name: "updated_at", column: "updated_at", isInteger: false),
+    ]
+
+    static let commentFields: [CollectionQuery.Field] = [
+        .init(name: "id", column: "id", isInteger: true),
+        .init(name: "comment", column: "comment", isInteger: false),
+        .init(name: "user", column: "user_id", isInteger: true),
+        .init(name: "post", column: "post_id", isInteger: true),
+        .init(name: "created_at", column: "created_at", isInteger: false),
+        .init(name: "updated_at", column: "updated_at", isInteger: false),
+    ]
+
+    private static let authorColumns = "a.id, a.username, a.email, a.blocked, a.created_at, a.updated_at"
+    private static let postColumns = "p.id, p.text, p.user_id, p.created_at, p.updated_at"
+    private static let shallowCommentColumns = "id, comment, user_id, post_id, created_at, updated_at"
+
+    // MARK: - Posts
+
+    func posts(_ query: CollectionQuery) async throws -> [Post] {
+        var statement = SQLStatement(sql: "", binds: [])
+        let filter = query.whereClause(table: "p", &statement)
+        statement.sql = """
+            SELECT \(Self.postColumns), \(Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
+            WHERE \(filter) ORDER BY \(query.orderClause(table: "p")) \(query.limitClause(executor.dialect, &statement))
+            """
+        let rows = try await executor.read(statement, as: PostRow.self)
+        return try await attachComments(to: rows)
+    }
+
+    func countPosts(_ query: CollectionQuery) async throws -> Int {
+        var statement = SQLStatement(sql: "", binds: [])
+        statement.sql = "SELECT count(*) FROM posts p WHERE \(query.whereClause(table: "p", &statement))"
+        return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
+    }
+
+    func post(id: Int) async throws -> Post? {
+        let statement = SQLStatement(
+            "SELECT \(Self.postColumns), \(Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id WHERE p.id = $1",
+            .int(id)
+        )
+        return try await attachComments(to: executor.read(statement, as: PostRow.self)).first
+    }
+
+    func createPost(text: String, by author: Author, at now: Date) async throws -> Post {
+        let statement = SQLStatement(
+            "INSERT INTO posts (text, user_id, created_at, updated_at) VALUES ($1, $2, $3, $3) RETURNING id, text, user_id, created_at, updated_at",
+            .text(text), .int(author.id), .date(now)
+        )
+        guard let row = try await executor.writeFirst(statement, as: ShallowPost.self) else { throw SQLRowError.missingReturnedRow }
+        return Post(id: row.id, text: row.text, author: author, createdAt: row.createdAt, updatedAt: row.updatedAt, comments: [])
+    }
+
+    /// Changes the text of the owner's post; `.notFound` or `.notOwner` otherwise, decided on the row as the
+    /// UPDATE finds it.
+    func updatePost(id: Int, text: String, by accountID: Int, at now: Date) async throws -> Result<Post, OwnedWriteFailure> {
+        let statement = SQLStatement(
+            "UPDATE posts SET text = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING id",
+            .int(id), .int(accountID), .text(text), .date(now)
+        )
+        guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else {
+            return .failure(try await failure(table: "posts", id: id))
+        }
+        guard let post = try await post(id: id) else { return .failure(.notFound) }
+        return .success(post)
+    }
+
+    /// Deletes the owner's post and, with it, its comments; answers the post as it was.
+    func deletePost(id: Int, by accountID: Int) async throws -> Result<Post, OwnedWriteFailure> {
+        guard let post = try await post(id: id) else { return .failure(.notFound) }
+        guard post.author.id == accountID else { return .failure(.notOwner) }
+        let statement = SQLStatement("DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING id", .int(id), .int(accountID))
+        // Nothing deleted: another request deleted it first.
+        guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else { return .failure(.notFound) }
+        return .success(post)
+    }
+
+    // MARK: - Comments
+
+    func comments(_ query: CollectionQuery) async throws -> [Comment] {
+        var statement = SQLStatement(sql: "", binds: [])
+        let filter = query.whereClause(table: "c", &statement)
+        statement.sql = commentSelect + """
+             WHERE \(filter) ORDER BY \(query.orderClause(table: "c")) \(query.limitClause(executor.dialect, &statement))
+            """
+        return try await executor.read(statement, as: CommentRow.self).map(\.comment)
+    }
+
+    func countComments(_ query: CollectionQuery) async throws -> Int {
+        var statement = SQLStatement(sql: "", binds: [])
+        statement.sql = "SELECT count(*) FROM comments c WHERE \(query.whereClause(table: "c", &statement))"
+        return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
+    }
+
+    func comment(id: Int) async throws -> Comment? {
+        try await executor.readFirst(SQLStatement(commentSelect + " WHERE c.id = $1", .int(id)), as: CommentRow.self)?.comment
+    }
+
+    /// Adds a comment to a post; nil when the post does not exist.
+    func createComment(text: String, postID: Int, by author: Author, at now: Date) async throws -> Comment? {
+        let statement = SQLStatement(
+            """
+            INSERT INTO comments (comment, post_id, user_id, created_at, updated_at)
+            SELECT $1, id, $3, $4, $4 FROM posts WHERE id = $2 RETURNING id
+            """,
+            .text(text), .int(postID), .int(author.id), .date(now)
+        )
+        guard let id = try await executor.writeFirst(statement, as: SQLInt.self)?.value else { return nil }
+        return try await comment(id: id)
+    }
+
+    func updateComment(id: Int, text: String, by accountID: Int, at now: Date) async throws -> Result<Comment, OwnedWriteFailure> {
+        let statement = SQLStatement(
+            "UPDATE comments SET comment = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING id",
+            .int(id), .int(accountID), .text(text), .date(now)
+        )
+        guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else {
+            return .failure(try await failure(table: "comments", id: id))
+        }
+        guard let comment = try await comment(id: id) else { return .failure(.notFound) }
+        return .success(comment)
+    }
+
+    func deleteComment(id: Int, by accountID: Int) async throws -> Result<Comment, OwnedWriteFailure> {
+        guard let comment = try await comment(id: id) else { return .failure(.notFound) }
+        guard comment.author.id == accountID else { return .failure(.notOwner) }
+        let statement = SQLStatement("DELETE FROM comments WHERE id = $1 AND user_id = $2 RETURNING id", .int(id), .int(accountID))
+        guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else { return .failure(.notFound) }
+        return .success(comment)
+    }
+
+    // MARK: - An account's activity
+
+    func activity(ofAccount id: Int) async throws -> AccountActivitySummary {
+        async let posts = executor.read(
+            SQLStatement("SELECT id, text, user_id, created_at, updated_at FROM posts WHERE user_id = $1 ORDER BY id", .int(id)),
+            as: ShallowPost.self
+        )
+        async let comments = executor.read(
+            SQLStatement("SELECT \(Self.shallowCommentColumns) FROM comments WHERE user_id = $1 ORDER BY id", .int(id)),
+            as: ShallowComment.self
+        )
+        return AccountActivitySummary(posts: try await posts, comments: try await comments)
+    }
+
+    // MARK: - Helpers
+
+    private var commentSelect: String {
+        """
+        SELECT c.id, c.comment, c.created_at, c.updated_at, \(Self.authorColumns), \(Self.postColumns)
+        FROM comments c JOIN accounts a ON a.id = c.user_id JOIN posts p ON p.id = c.post_id
+        """
+    }
+
+    /// Why an owner-only write changed nothing: the row is not there, or it is someone else's.
+    private func failure(table: String, id: Int) async throws -> OwnedWriteFailure {
+        let exists = try await executor.readFirst(SQLStatement("SELECT 1 FROM \(table) WHERE id = $1", .int(id)), as: SQLInt.self)
+        return exists == nil ? .notFound : .notOwner
+    }
+
+    /// Every comment of the given posts, in a few statements of up to 500 ids each (one for any usual page).
+    private func attachComments(to rows: [PostRow]) async throws -> [Post] {
+        guard !rows.isEmpty else { return [] }
+        var byPost: [Int: [ShallowComment]] = [:]
+        for chunk in stride(from: 0, to: rows.count, by: 500).map({ rows[$0..<min($0 + 500, rows.count)] }) {
+            var statement = SQLStatement(sql: "", binds: [])
+            let placeholders = chunk.map { statement.bind(.int($0.id)) }.joined(separator: ", ")
+            statement.sql = "SELECT \(Self.shallowCommentColumns) FROM comments WHERE post_id IN (\(placeholders)) ORDER BY post_id, id"
+            for comment in try await executor.read(statement, as: ShallowComment.self) {
+                byPost[comment.postID, default: []].append(comment)
+            }
+        }
+        return rows.map { row in
+            Post(id: row.id, text: row.text, author: row.author, createdAt: row.createdAt, updatedAt: row.updatedAt, comments: byPost[row.id] ?? [])
+        }
+    }
+}
+
+enum OwnedWriteFailure: Error {
+    case notFound
+    case notOwner
+}
+
+// MARK: - Rows
+
+extension Author {
+    init(row: some SQLRow, offset: Int) throws {
+        self.init(
+            id: try row.int(offset),
+            username: try row.string(offset + 1),
+            email: try row.string(offset + 2),
+            blocked: row.isNull(offset + 3) ? nil : try row.bool(offset + 3),
+            createdAt: try row.date(offset + 4),
+            updatedAt: try row.date(offset + 5)
+        )
+    }
+}
+
+extension ShallowPost: SQLRowDecodable {
+    init(row: some SQLRow, offset: Int) throws {
+        self.init(
+            id: try row.int(offset), text: try row.string(offset + 1), authorID: try row.int(offset + 2),
+            createdAt: try row.date(offset + 3), updatedAt: try row.date(offset + 4)
+        )
+    }
+
+    init(row: some SQLRow) throws { try self.init(row: row, offset: 0) }
+}
+
+extension ShallowComment: SQLRowDecodable {
+    init(row: some SQLRow) throws {
+        self.init(
+            id: try row.int(0), text: try row.string(1), authorID: try row.int(2), postID: try row.int(3),
+            createdAt: try row.date(4), updatedAt: try row.date(5)
+        )
+    }
+}
+
+/// A post and its author (the comments come from a second statement).
+private struct PostRow: SQLRowDecodable {
+    let id: Int
+    let text: String
+    let createdAt: Date
+    let updatedAt: Date
+    let author: Author
+
+    init(row: some SQLRow) throws {
+        id = try row.int(0)
+        text = try row.string(1)
+        createdAt = try row.date(3)
+        updatedAt = try row.date(4)
+        author = try Author(row: row, offset: 5)
+    }
+}
+
+/// A comment, its author and its post.
+private struct CommentRow: SQLRowDecodable {
+    let comment: Comment
+
+    init(row: some SQLRow) throws {
+        comment = Comment(
+            id: try row.int(0),
+            text: try row.string(1),
+            author: try Author(row: row, offset: 4),
+            post: try ShallowPost(row: row, offset: 10),
+            createdAt: try row.date(2),
+            updatedAt: try row.date(3)
+        )
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SproutServer
+
+/// 10 failures for one identifier, or 20 from one address, within 15 minutes: 429 until the window passes.
+@Suite struct LoginRateLimitTests {
+    @Test func tenFailuresForOneIdentifierAreFollowedBy429() async throws {
+        try await withTestApp { client, _ in
+            try await client.signUp("target")
+            for _ in 0..<10 {
+                #expect(try await client.sendForm(.post, "/auth/local", "identifier=target&password=wrong-pass").status == .badRequest)
+            }
+            let limited = try await client.sendForm(.post, "/auth/local", "identifier=target&password=password1")
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.json?["statusCode"]?.int == 429)
+            #expect(limited.json?["message"]?[0]?["messages"]?[0]?["id"] == .string("Auth.form.error.ratelimit"))
+            // The identifier is one whatever its case; another identifier is not limited.
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=TARGET&password=x").status == .tooManyRequests)
+            try await client.signUp("bystander")
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=bystander&password=password1").status == .ok)
+        }
+    }
+
+    @Test func theLimitEndsWhenTheWindowHasPassed() async throws {
+        try await withTestApp { client, database in
+            try await client.signUp("patient")
+            for _ in 0..<10 {
+                try await client.sendForm(.post, "/auth/local", "identifier=patient&password=wrong-pass")
+            }
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=patient&password=password1").status == .tooManyRequests)
+            try await database.backdateLoginFailures(by: LoginThrottle.window + 1)
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=patient&password=password1").status == .ok)
+        }
+    }
+
+    @Test func twentyFailuresFromOneAddressAreFollowedBy429ForAnyIdentifier() async throws {
+        try await withTestApp { client, _ in
+            try await client.signUp("victim")
+            for index in 0..<20 {
+                try await client.sendForm(.post, "/auth/local", "identifier=guess\(index)&password=wrong-pass")
+            }
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=victim&password=password1").status == .tooManyRequests)
+        }
+    }
+
+    @Test func aSuccessfulLoginClearsItsIdentifiersFailures() async throws {
+        try await withTestApp { client, _ in
+            try await client.signUp("typo")
+            for _ in 0..<9 { try await client.sendForm(.post, "/auth/local", "identifier=typo&password=wrong-pass") }
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=typo&password=password1").status == .ok)
+            for _ in 0..<9 { try await client.sendForm(.post, "/auth/local", "identifier=typo&password=wrong-pass") }
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=typo&password=password1").status == .ok)
+        }
+    }
+
+    @Test func theLimiterIsSharedByEveryProcessOnTheDatabase() async throws {
+        try await withTestApp { client, database in
+            try await client.signUp("shared")
+            for _ in 0..<10 { try await client.sendForm(.post, "/auth/local", "identifier=shared&password=wrong-pass") }
+            let second = try database.secondProcess()
+            let status = try await second.test(.router) { other in
+                try await other.sendForm(.post, "/auth/local", "identifier=shared&password=password1").status
+            }
+            #expect(status == .tooManyRequests)
+        }
+    }
+}
+
+extension SproutDatabase {
+    func backdateLoginFailures(by seconds: TimeInterval) async throws {
+        let shift = executor.dialect == .sqlite ? "- \(Int(seconds))" : "- interval '\(Int(seconds)) seconds'"
+        try await executor.writeAll([SQLStatement("UPDATE login_failures SET failed_at = failed_at \(shift)")])
+    }
+}
