@@ -36,6 +36,7 @@ import Testing
         ("Auth.form.error.email.provide", .missingEmail),
         ("Auth.form.error.username.provide", .missingUsername),
         ("Auth.form.error.password.provide", .missingPassword),
+        ("Auth.form.error.username.format", .invalidUsername),
         ("Auth.form.error.password.format", .invalidPassword),
         ("Auth.form.error.password.matching", .passwordsDoNotMatch),
         ("Auth.form.error.blocked", .blocked),
@@ -47,6 +48,12 @@ import Testing
         #expect(community.kind == kind)
         #expect(community.messageID == id && community.serverMessage == "English text")
         #expect(community.message != "English text" && !community.message.isEmpty)
+    }
+
+    @Test func aFormatErrorSaysWhichRuleWasBroken() async throws {
+        let body = CommunityFixtures.formError(id: "Auth.form.error.password.format", message: "Your password must be at least 6 characters long.")
+        let community = try #require(await Self.failure(status: 400, body: body)).communityError
+        #expect(community.message == "비밀번호의 형식이 올바르지 않습니다. (Your password must be at least 6 characters long.)")
     }
 
     @Test func theLoginRateLimitIs429WithItsId() async throws {

@@ -135,6 +135,7 @@ import Testing
         #expect(await session.changePassword(current: "wrong", new: "new1", confirmation: "new1") == false)
         #expect(session.errorMessage == "아이디 또는 비밀번호가 올바르지 않습니다." && session.isSignedIn)
         #expect(await session.changePassword(current: "password1", new: "new1", confirmation: "new1"))
+        #expect(session.errorMessage == nil && session.lastError == nil)
         let request = try #require(server.requests.last)
         #expect(FakeCommunityServer.form(request.httpBody) == ["currentPassword": "password1", "newPassword": "new1", "confirmNewPassword": "new1"])
         #expect(session.user?.username == "pw")

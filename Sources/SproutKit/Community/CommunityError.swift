@@ -35,7 +35,9 @@ public struct CommunityError: Error, Sendable, Equatable {
         case missingUsername
         /// `Auth.form.error.password.provide`.
         case missingPassword
-        /// `Auth.form.error.password.format`.
+        /// `Auth.form.error.username.format`: too short or long, or shaped like an email; `serverMessage` says which.
+        case invalidUsername
+        /// `Auth.form.error.password.format`: too short or long, or too many `$`; `serverMessage` says which.
         case invalidPassword
         /// `Auth.form.error.password.matching`: the new password and its confirmation differ.
         case passwordsDoNotMatch
@@ -85,7 +87,13 @@ public struct CommunityError: Error, Sendable, Equatable {
             default: kind = .other
             }
         }
-        message = Self.message(for: kind) ?? serverMessage ?? error.message
+        switch (kind, serverMessage) {
+        case (.invalidUsername, let detail?), (.invalidPassword, let detail?):
+            // The server has several rules under one id; its text names the one broken.
+            message = "\(Self.message(for: kind)!) (\(detail))"
+        default:
+            message = Self.message(for: kind) ?? serverMessage ?? error.message
+        }
     }
 
     /// The kinds of the form message ids the community server sends.
@@ -97,6 +105,7 @@ public struct CommunityError: Error, Sendable, Equatable {
         "Auth.form.error.email.provide": .missingEmail,
         "Auth.form.error.username.provide": .missingUsername,
         "Auth.form.error.password.provide": .missingPassword,
+        "Auth.form.error.username.format": .invalidUsername,
         "Auth.form.error.password.format": .invalidPassword,
         "Auth.form.error.password.matching": .passwordsDoNotMatch,
         "Auth.form.error.blocked": .blocked,
@@ -114,7 +123,8 @@ public struct CommunityError: Error, Sendable, Equatable {
         case .missingEmail: "이메일(또는 사용자 이름)을 입력해 주세요."
         case .missingUsername: "사용자 이름을 입력해 주세요."
         case .missingPassword: "비밀번호를 입력해 주세요."
-        case .invalidPassword: "비밀번호에 $ 기호를 세 번 넘게 쓸 수 없습니다."
+        case .invalidUsername: "사용자 이름의 형식이 올바르지 않습니다."
+        case .invalidPassword: "비밀번호의 형식이 올바르지 않습니다."
         case .passwordsDoNotMatch: CommunityValidation.passwordMismatchMessage
         case .blocked: "차단된 계정입니다."
         case .unconfirmed: "이메일 인증을 마치지 않은 계정입니다."

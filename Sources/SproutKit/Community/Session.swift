@@ -154,6 +154,7 @@ public final class Session {
         do {
             let user = try await community.changePassword(current: current, new: new, confirmation: confirmation)
             if self.current.token == token, isSignedIn { state = .signedIn(user) }
+            dismissError()
             return true
         } catch {
             report(error)
@@ -171,6 +172,7 @@ public final class Session {
         do {
             let user = try await community.me()
             if current.token == token, isSignedIn { state = .signedIn(user) }
+            dismissError()
         } catch {
             report(error)
         }
