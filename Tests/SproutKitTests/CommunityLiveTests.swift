@@ -176,6 +176,19 @@ import Testing
         }
     }
 
+    @Test func tooManyFailedLoginsAreToldApartFromAWrongPassword() async throws {
+        try await withLiveServer { base in
+            _ = try await Self.signedUp("limited", base: base)
+            let session = Self.session(base)
+            for _ in 1...10 { #expect(await session.logIn(identifier: "limited", password: "wrong") == false) }
+            #expect((session.lastError as? APIError)?.communityError.kind == .invalidCredentials)
+            #expect(await session.logIn(identifier: "limited", password: "password-limited") == false)
+            let error = try #require(session.lastError as? APIError)
+            #expect(error.statusCode == 429 && error.strapiMessageID == "Auth.form.error.ratelimit")
+            #expect(session.errorMessage == "로그인 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요." && !session.isSignedIn)
+        }
+    }
+
     @Test func eachAccountsTodosTravelWithItsToken() async throws {
         try await withLiveServer { base in
             let alice = try await Self.signedUp("alice", base: base)
