@@ -62,12 +62,14 @@ import Testing
         #expect(session.errorMessage == nil && session.lastError == nil)
     }
 
-    @Test func aFormWithAnEmptyFieldSendsNothing() async {
+    @Test func anIncompleteFormOrNoAccountSendsNothing() async {
         let server = FakeCommunityServer()
         let session = Self.session(server)
         #expect(await session.logIn(identifier: "", password: "pw") == false)
         #expect(await session.signUp(username: "a", email: "", password: "pw") == false)
         #expect(session.errorMessage == CommunityValidation.emptyFieldMessage)
+        #expect(await session.changePassword(current: "a", new: "b", confirmation: "b") == false)
+        #expect(session.errorMessage == "먼저 로그인해 주세요.")
         #expect(server.requests.isEmpty)
         #expect(CommunityValidation.canLogIn(identifier: "a", password: " "))
         #expect(!CommunityValidation.canChangePassword(current: "a", new: "b", confirmation: ""))

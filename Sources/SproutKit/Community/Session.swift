@@ -147,7 +147,8 @@ public final class Session {
             return refuse(CommunityValidation.emptyFieldMessage)
         }
         guard new == confirmation else { return refuse(CommunityValidation.passwordMismatchMessage) }
-        guard isSignedIn, !isWorking else { return false }
+        guard isSignedIn else { return refuse(Self.signInFirstMessage) }
+        guard !isWorking else { return false }
         isWorking = true
         defer { isWorking = false }
         let token = self.current.token
@@ -190,6 +191,9 @@ public final class Session {
     }
 
     // MARK: Helpers
+
+    /// What a password change without a signed-in account says (nothing is sent).
+    static let signInFirstMessage = "먼저 로그인해 주세요."
 
     private func authenticate(_ call: (CommunityClient) async throws(APIError) -> CommunityAuth) async -> Bool {
         guard !isWorking else { return false }
