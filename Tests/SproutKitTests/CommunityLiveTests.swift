@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SproutKit
+@testable import SproutServer
 import Testing
 
 /// The community part of the kit against a real Sprout server: accounts, the feed, a post's screen, owner
@@ -148,6 +149,21 @@ import Testing
             #expect((feed.lastError as? APIError)?.communityError.kind == .unauthorized)
             // Without a token the server says 403, which signs nobody out.
             await #expect { try await session.community.posts() } throws: { ($0 as? APIError)?.statusCode == 403 }
+        }
+    }
+
+    @Test func blockingTheAccountSignsItsSessionOut() async throws {
+        try await withLiveServerAndDatabase { base, database in
+            let session = try await Self.signedUp("blocked", base: base)
+            let feed = FeedStore(session: session)
+            await feed.refresh()
+            #expect(feed.errorMessage == nil && session.isSignedIn)
+            _ = try await AccountAdministration(database: database).setBlocked("blocked", true)
+            await feed.refresh()
+            #expect(session.state == .signedOut && session.signOutReason == .tokenRejected)
+            #expect(await session.logIn(identifier: "blocked", password: "password-blocked") == false)
+            #expect((session.lastError as? APIError)?.communityError.kind == .blocked)
+            #expect(session.errorMessage == "차단된 계정입니다.")
         }
     }
 
