@@ -12,12 +12,13 @@ import Darwin
 enum UTCTimestamp {
     static func string(from date: Date, fractionDigits: Int) -> String {
         let interval = date.timeIntervalSince1970
-        // Whole microseconds first: a date stored as milliseconds (a REAL on SQLite) is a hair below or above the
-        // exact value, and truncating that straight to milliseconds could show the previous one.
-        let microseconds = (interval * 1_000_000).rounded()
-        var seconds = time_t((microseconds / 1_000_000).rounded(.down))
-        let fractionOfSecond = Int(microseconds - Double(seconds) * 1_000_000)
-        let fraction = fractionDigits >= 6 ? fractionOfSecond : fractionOfSecond / 1000
+        // Rounded to the unit shown, not cut: a date stored as whole milliseconds comes back a hair off — a REAL
+        // on SQLite, and postgres-nio cuts a Date to whole microseconds downwards (….477 is stored as ….476999).
+        // Cutting that would show the millisecond before, and a filter on the shown date would miss its row.
+        let scale = fractionDigits >= 6 ? 1_000_000.0 : 1_000.0
+        let units = (interval * scale).rounded()
+        var seconds = time_t((units / scale).rounded(.down))
+        let fraction = Int(units - Double(seconds) * scale)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         let length = 21 + fractionDigits

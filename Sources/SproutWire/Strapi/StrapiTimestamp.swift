@@ -3,7 +3,8 @@ import Foundation
 /// Strapi v3's date serialisation (JavaScript's `toISOString`): UTC, milliseconds, `Z` —
 /// `2021-12-30T10:01:48.503Z`. The server writes it and SproutKit reads it, through these two functions.
 public enum StrapiTimestamp {
-    /// `date` as Strapi writes it (milliseconds, rounded down as JavaScript's `Date` keeps them).
+    /// `date` as Strapi writes it, to the millisecond. Sprout stores dates already cut to whole milliseconds
+    /// (`truncatedToMilliseconds`), so this rounds only what the databases add or lose in the last digits.
     public static func string(from date: Date) -> String {
         UTCTimestamp.string(from: date, fractionDigits: 3)
     }

@@ -107,5 +107,8 @@ import SproutWire
         }
         #expect(LaravelTimestamp.string(from: Date(timeIntervalSince1970: 1_694_887_658.25)) == "2023-09-16T18:07:38.250000Z")
         #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        // postgres-nio stores a Date cut to whole microseconds, downwards: ….477 comes back as ….476999.
+        #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 1_641_185_667.476999)) == "2022-01-03T04:54:27.477Z")
+        #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 1_641_185_667.999_9999)) == "2022-01-03T04:54:28.000Z")
     }
 }
