@@ -2,7 +2,9 @@
 """The Community calls of scripts/bench (issue 9): login, the feed (/posts?_limit=20, newest first) over
 10,000 posts with 100,000 comments, and comment creation, each with wrk against a running `sprout serve`
 whose database `sprout seed` filled. Prints req/s, p50, p99 and errors per call; --json writes them."""
-import argparse, json, os, re, subprocess, tempfile, time, urllib.error, urllib.parse, urllib.request
+import argparse, json, os, sys, tempfile, urllib.error, urllib.parse, urllib.request
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wrk_tools import wait_for_health, wrk as run_wrk
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--base", required=True)
@@ -14,11 +16,7 @@ ap.add_argument("--label", default="")
 ap.add_argument("--json")
 args = ap.parse_args()
 
-for _ in range(600):
-    try:
-        urllib.request.urlopen(args.base + "/health", timeout=1); break
-    except Exception:
-        time.sleep(0.1)
+wait_for_health(args.base)
 
 def call(path, form=None, token=None):
     headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -48,15 +46,7 @@ def lua(name, method, body, headers):
     return path
 
 def wrk(path, conns, script):
-    out = subprocess.run(["wrk", "-t2", f"-c{conns}", f"-d{args.seconds}s", "--latency", "--timeout", "10s", "-s", script,
-                          args.base + path], capture_output=True, text=True).stdout
-    def ms(label):
-        m = re.search(label + r"\s+([\d.]+)(us|ms|s)\b", out)
-        return float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)] if m else float("nan")
-    errs = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    to = re.search(r"timeout (\d+)", out)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50_ms": ms("50%"), "p99_ms": ms("99%"),
-            "non2xx": int(errs.group(1)) if errs else 0, "timeouts": int(to.group(1)) if to else 0}
+    return run_wrk(args.base + path, conns, args.seconds, script)
 
 auth = {"Authorization": f"Bearer {token}"}
 form = {"Content-Type": "application/x-www-form-urlencoded"}

@@ -2,7 +2,9 @@
 """The search-load benchmark (issue 8): 5,000 crafted 255-character titles, 16 connections searching a
 255-character query with wrk, and a plain list's latency measured with a second wrk at the same time.
 Prints both, and the list's latency alone first for comparison."""
-import argparse, json, os, re, subprocess, tempfile, time, urllib.parse, urllib.request
+import argparse, json, os, re, sys, tempfile, time, urllib.parse, urllib.request
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wrk_tools import wait_for_health, wrk as run_wrk
 from concurrent.futures import ThreadPoolExecutor
 
 ap = argparse.ArgumentParser()
@@ -14,11 +16,7 @@ ap.add_argument("--pid", type=int)
 ap.add_argument("--json")
 args = ap.parse_args()
 
-for _ in range(600):
-    try:
-        urllib.request.urlopen(args.base + "/health", timeout=1); break
-    except Exception:
-        time.sleep(0.1)
+wait_for_health(args.base)
 
 # Titles of one repeated letter ending in a varying letter: a naive substring match of the query below tries
 # every start position and compares ~254 characters at each, ~65,000 steps per title, without an index.
@@ -35,17 +33,7 @@ query = "a" * 254 + "b"  # matches 1 title in 26
 tmp = tempfile.mkdtemp()
 
 def wrk(path, conns, seconds):
-    out = subprocess.run(["wrk", "-t1" if conns < 4 else "-t2", f"-c{conns}", f"-d{seconds}s", "--latency", "--timeout", "10s",
-                          args.base + path], capture_output=True, text=True).stdout
-    def ms(label):
-        m = re.search(label + r"\s+([\d.]+)(us|ms|s)\b", out)
-        return float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)] if m else float("nan")
-    errs = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    to = re.search(r"timeout (\d+)", out)
-    mx = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50_ms": ms("50%"), "p99_ms": ms("99%"),
-            "max_ms": float(mx.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[mx.group(2)] if mx else float("nan"),
-            "non2xx": int(errs.group(1)) if errs else 0, "timeouts": int(to.group(1)) if to else 0}
+    return run_wrk(args.base + path, conns, seconds)
 
 search_path = "/api/v2/todos/search?query=" + urllib.parse.quote(query) + "&per_page=10"
 list_path = "/api/v2/todos?page=2&per_page=10"
