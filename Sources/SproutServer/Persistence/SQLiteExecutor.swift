@@ -6,7 +6,14 @@ import GRDB
 struct SQLiteExecutor: SQLExecutor {
     let pool: DatabasePool
     let slowReads: ConcurrencyLimit
+    let writes: SQLiteWriteBatcher
     var dialect: SQLDialect { .sqlite }
+
+    init(pool: DatabasePool, slowReads: ConcurrencyLimit) {
+        self.pool = pool
+        self.slowReads = slowReads
+        writes = SQLiteWriteBatcher(pool: pool)
+    }
 
     /// Opens (creating if needed) the database file. GRDB links the system's libsqlite3; nothing else in the
     /// process may open this file through another SQLite library (their POSIX locks would not see each other).
@@ -47,9 +54,10 @@ struct SQLiteExecutor: SQLExecutor {
         try await slowReads.run { try await pool.unsafeRead { db in try Self.fetch(statement, in: db) } }
     }
 
-    /// One statement (with its triggers) is atomic in SQLite, so no BEGIN/COMMIT round is added around it.
+    /// One statement (with its triggers), committed with whatever other writes arrived meanwhile
+    /// (`SQLiteWriteBatcher`); the caller hears of it once it is committed.
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
-        try await pool.writeWithoutTransaction { db in try Self.fetch(statement, in: db) }
+        try await writes.write { db in try Self.fetch(statement, in: db) }
     }
 
     func writeAll(_ statements: [SQLStatement]) async throws {
