@@ -81,11 +81,77 @@ class Api:
         assert status == 200, body
 
 
+class Community:
+    """Accounts, posts and comments through the Strapi API with Bearer tokens, as the iOS app calls it: to seed
+    another account's writing and to check what the page really did."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def request(self, method: str, path: str, body=None, token=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def sign_up(self, username: str, password: str = "password1") -> dict:
+        """Returns {"id", "username", "password", "token"}."""
+        status, body = self.request("POST", "/auth/local/register",
+                                    {"username": username, "email": f"{username}@example.com", "password": password})
+        assert status == 200, body
+        return {"id": body["user"]["id"], "username": username, "password": password, "token": body["jwt"]}
+
+    def log_in(self, identifier: str, password: str):
+        return self.request("POST", "/auth/local", {"identifier": identifier, "password": password})
+
+    def post(self, account: dict, text: str) -> dict:
+        status, body = self.request("POST", "/posts", {"text": text}, account["token"])
+        assert status == 200, body
+        return body
+
+    def comment(self, account: dict, post_id: int, text: str) -> dict:
+        status, body = self.request("POST", "/comments", {"comment": text, "post": post_id}, account["token"])
+        assert status == 200, body
+        return body
+
+    def get_post(self, account: dict, post_id: int):
+        status, body = self.request("GET", f"/posts/{post_id}", token=account["token"])
+        return body if status == 200 else None
+
+    def delete_post(self, account: dict, post_id: int):
+        status, body = self.request("DELETE", f"/posts/{post_id}", token=account["token"])
+        assert status == 200, body
+
+    def comments(self, account: dict, post_id: int) -> list:
+        status, body = self.request("GET", f"/comments?post={post_id}&_sort=id:asc", token=account["token"])
+        assert status == 200, body
+        return body
+
+    def todos(self, account: dict) -> list:
+        status, body = self.request("GET", "/api/v2/todos?per_page=100", token=account["token"])
+        assert status == 200, body
+        return body["data"]
+
+    def create_todo(self, account: dict, title: str) -> dict:
+        status, body = self.request("POST", "/api/v2/todos-json", {"title": title, "is_done": False}, account["token"])
+        assert status == 200, body
+        return body["data"]
+
+
 class Server:
     def __init__(self, base: str, data_dir: Path):
         self.base = base
         self.data_dir = data_dir
         self.api = Api(base)
+        self.community = Community(base)
 
     def url(self, path: str = "/") -> str:
         return self.base + path
@@ -178,6 +244,9 @@ def phone_driver():
 
 def _reset(driver):
     driver.execute_cdp_cmd("Network.enable", {})
+    # Cookies belong to a host, not a port: without this, one test's session cookie would reach the next
+    # test's server (which would treat it as a stale cookie, but the tests should start signed out).
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
     })
