@@ -23,16 +23,16 @@ struct AccountPages<Context: RequestContext> {
 
     /// Sign-up and log-in are for visitors who are not signed in; one who is goes straight on to `next`.
     private func signedOutPage(_ template: String, title: String, request: Request) async throws -> Response {
-        let next = LocalAddress.validated(request.uri.queryParameters.get("next").map(String.init), default: "/community")
+        let next = LocalAddress.validated(request.uri.queryParameters.get("next"), default: "/community")
         let visitor = try await renderer.visitor(of: request)
-        if visitor != nil { return .redirect(to: next) }
+        if visitor != nil { return .seeOther(next) }
         let context = FormContext(next: next, nextQuery: LocalAddress.encoded(next), visitor: nil)
         return try renderer.render(template, context: context, title: title, current: nil, scripts: ["account.js"], visitor: nil, request: request)
     }
 
     private func passwordPage(_ request: Request) async throws -> Response {
         guard let visitor = try await renderer.visitor(of: request) else {
-            return .redirect(to: "/account/login?next=" + LocalAddress.encoded("/account/password"))
+            return .seeOther("/account/login?next=" + LocalAddress.encoded("/account/password"))
         }
         let context = FormContext(next: "/community", nextQuery: LocalAddress.encoded("/community"), visitor: visitor)
         return try renderer.render("account-password", context: context, title: "비밀번호 변경", current: nil, scripts: ["account.js"], visitor: visitor, request: request)

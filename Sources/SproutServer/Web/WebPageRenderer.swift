@@ -38,7 +38,7 @@ struct WebPageRenderer: Sendable {
 
 extension Response {
     /// A 303 to a page of this site (after a check that decided the visitor belongs elsewhere).
-    static func redirect(to path: String) -> Response {
+    static func seeOther(_ path: String) -> Response {
         Response(status: .seeOther, headers: [.location: path, .cacheControl: "private, no-store", .vary: "Cookie"])
     }
 }
