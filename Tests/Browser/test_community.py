@@ -4,6 +4,7 @@ editing and deleting posts and comments with owner-only controls and delete conf
 import re
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from helpers import fill, is_shown, log_in, screenshot, submit_enabled, text_of, wait
 
@@ -58,6 +59,7 @@ def test_the_feed_shows_author_text_date_and_comment_count_with_paging_and_order
     assert feed_ids(browser) == newest_first
     assert is_shown(browser, "list-end") and not is_shown(browser, "more")
 
+    browser.execute_script("window.scrollTo(0, 0)")
     browser.find_element(By.ID, "sort-oldest").click()
     wait(browser, lambda d: d.find_element(By.ID, "sort-oldest").get_attribute("aria-pressed") == "true")
     settle_feed(browser)
@@ -164,8 +166,9 @@ def test_add_edit_and_delete_comments(browser, server):
     row.find_element(By.CSS_SELECTOR, ".comment-edit").click()
     editor = row.find_element(By.CSS_SELECTOR, ".comment-edit-input")
     assert editor.get_attribute("value") == "저도 심어 볼게요!"
-    editor.clear()
-    assert not row.find_element(By.CSS_SELECTOR, ".comment-save").is_enabled()
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys(Keys.DELETE)
+    wait(browser, lambda d: not row.find_element(By.CSS_SELECTOR, ".comment-save").is_enabled())
     editor.send_keys("저도 내일 심어 볼게요!")
     row.find_element(By.CSS_SELECTOR, ".comment-save").click()
     wait(browser, lambda d: not row.find_elements(By.CSS_SELECTOR, ".comment-edit-form"))
