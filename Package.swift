@@ -54,6 +54,7 @@ let package = Package(
             name: "sprout",
             dependencies: [
                 "SproutServer",
+                "SproutWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

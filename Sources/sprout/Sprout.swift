@@ -6,7 +6,7 @@ import SproutServer
 struct Sprout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
-        subcommands: [Serve.self, Migrate.self, Seed.self],
+        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -68,19 +68,35 @@ struct Seed: AsyncParsableCommand {
     @Option(name: .long, help: "How many demo todos to add to the shared list.")
     var todos: Int = 35
 
+    @Option(name: .long, help: "How many demo accounts (demo1, demo2, …) write the community posts.")
+    var accounts: Int = 3
+
+    @Option(name: .long, help: "How many demo community posts to add.")
+    var posts: Int = 12
+
+    @Option(name: .long, help: "How many demo comments to spread over the new posts.")
+    var comments: Int = 30
+
     @OptionGroup var data: DataOptions
 
     func validate() throws {
-        guard todos >= 0 else { throw ValidationError("--todos must be 0 or more") }
+        guard todos >= 0, posts >= 0, comments >= 0 else { throw ValidationError("--todos, --posts and --comments must be 0 or more") }
+        guard (1...1000).contains(accounts) else { throw ValidationError("--accounts must be from 1 to 1000") }
     }
 
     func run() async throws {
         let configuration = try data.configuration()
-        let total = todos
+        let (todos, accounts, posts, comments) = (todos, accounts, posts, comments)
         try await withDatabase(configuration) { database in
             try await database.migrate()
-            try await TodoSeeder(database: database).seed(count: total) { inserted in
-                if inserted == total || inserted % 5000 == 0 { print("Seeded \(inserted)/\(total) todos") }
+            try await TodoSeeder(database: database).seed(count: todos) { inserted in
+                if inserted == todos || inserted % 5000 == 0 { print("Seeded \(inserted)/\(todos) todos") }
+            }
+            guard posts > 0 else { return }
+            let result = try await CommunitySeeder(database: database).seed(accounts: accounts, posts: posts, comments: comments) { print($0) }
+            print("Demo accounts: \(result.usernames.joined(separator: ", "))")
+            if let password = result.newPassword {
+                print("New demo accounts sign in with the password \(password) (shown once).")
             }
         }
     }

@@ -92,6 +92,22 @@ import Testing
         }
     }
 
+    @Test func a401IsReportedWithTheTokenItCarriedBeforeTheCallerSeesIt() async throws {
+        let reported = ReportedTokens()
+        let unauthorized = StubTransport.answering(status: 401, body: #"{"statusCode":401,"error":"Unauthorized","message":"Invalid token."}"#)
+        let client = APIClient(baseURL: Self.base, transport: unauthorized, tokenProvider: { "old.jwt" }, onUnauthorized: { reported.append($0) })
+        await #expect(throws: APIError.self) { try await client.send(Request<Data>(path: "/posts")) }
+        #expect(reported.tokens == ["old.jwt"])
+        // No token sent: nobody's session to end. Another refusal: not a token problem.
+        let anonymous = APIClient(baseURL: Self.base, transport: unauthorized, tokenProvider: { nil }, onUnauthorized: { reported.append($0) })
+        await #expect(throws: APIError.self) { try await anonymous.send(Request<Data>(path: "/posts")) }
+        let forbidden = APIClient(
+            baseURL: Self.base, transport: StubTransport.answering(status: 403, body: "{}"), tokenProvider: { "old.jwt" }, onUnauthorized: { reported.append($0) }
+        )
+        await #expect(throws: APIError.self) { try await forbidden.send(Request<Data>(path: "/posts")) }
+        #expect(reported.tokens == ["old.jwt"])
+    }
+
     @Test func unexpectedBodyIsADecodingFailure() async {
         struct Expected: Decodable, Sendable { let id: Int }
         let client = APIClient(baseURL: Self.base, transport: StubTransport.answering(status: 200, body: #"{"nope": true}"#))
@@ -175,4 +191,11 @@ import Testing
         _ = try await client.send(Request<Data>(path: "/health"))
         #expect(recorder.lastRequest?.url?.host == "192.168.0.10")
     }
+}
+
+final class ReportedTokens: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ token: String) { lock.withLock { list.append(token) } }
+    var tokens: [String] { lock.withLock { list } }
 }

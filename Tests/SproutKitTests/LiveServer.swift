@@ -10,6 +10,14 @@ func withLiveServer<Value: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (URL) async throws -> Value
 ) async throws -> Value {
+    try await withLiveServerAndDatabase { base, _ in try await body(base) }
+}
+
+/// `withLiveServer`, with the server's database as well: for what an administrator does (blocking an account).
+func withLiveServerAndDatabase<Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (URL, SproutDatabase) async throws -> Value
+) async throws -> Value {
     var logger = Logger(label: "sproutkit-tests")
     logger.logLevel = .critical
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sproutkit-\(UUID().uuidString)")
@@ -39,7 +47,7 @@ func withLiveServer<Value: Sendable>(
             throw LiveServerError.didNotStart
         }
         do {
-            let value = try await body(URL(string: "http://127.0.0.1:\(port)")!)
+            let value = try await body(URL(string: "http://127.0.0.1:\(port)")!, database)
             await serviceGroup.triggerGracefulShutdown()
             try await group.waitForAll()
             return value

@@ -6,6 +6,10 @@ import FoundationNetworking
 /// Supplies the Bearer token for `Authorization`, or nil to send the request without one.
 public typealias TokenProvider = @Sendable () async -> String?
 
+/// Told the Bearer token a request carried when the server answered it with 401: the token is no longer good.
+/// `send` waits for it before throwing, so whoever sees the error already sees the token's owner signed out.
+public typealias UnauthorizedHandler = @Sendable (_ rejectedToken: String) async -> Void
+
 /// Sends typed `Request`s to one server and turns every failure into an `APIError`.
 ///
 /// ```swift
@@ -17,6 +21,7 @@ public struct APIClient: Sendable {
     public let baseURL: URL
     let transport: any HTTPTransport
     let tokenProvider: TokenProvider?
+    let onUnauthorized: UnauthorizedHandler?
     /// Whether plain http is allowed to a host other than this device.
     public let allowsInsecureHTTP: Bool
 
@@ -27,16 +32,20 @@ public struct APIClient: Sendable {
     ///   - tokenProvider: asked before every request for a Bearer token.
     ///   - allowsInsecureHTTP: allow plain http to other hosts (a development server on the local network);
     ///     tokens and passwords then cross the network readable by anyone on the way.
+    ///   - onUnauthorized: called with the token a request carried when its answer is 401 (a request sent
+    ///     without a token never calls it); a `Session` signs out there.
     public init(
         baseURL: URL,
         transport: any HTTPTransport = URLSessionTransport(),
         tokenProvider: TokenProvider? = nil,
-        allowsInsecureHTTP: Bool = false
+        allowsInsecureHTTP: Bool = false,
+        onUnauthorized: UnauthorizedHandler? = nil
     ) {
         self.baseURL = baseURL
         self.transport = transport
         self.tokenProvider = tokenProvider
         self.allowsInsecureHTTP = allowsInsecureHTTP
+        self.onUnauthorized = onUnauthorized
     }
 
     /// Sends `request` and decodes its answer.
@@ -57,6 +66,9 @@ public struct APIClient: Sendable {
             throw .transport(underlying: SendableError(error))
         }
         guard (200..<300).contains(response.statusCode) else {
+            if response.statusCode == 401, let onUnauthorized, let token = Self.bearerToken(of: urlRequest) {
+                await onUnauthorized(token)
+            }
             let serverError = try? JSONDecoder().decode(ServerErrorBody.self, from: data)
             throw .status(code: response.statusCode, message: serverError?.message, fieldErrors: serverError?.errors ?? [:], body: data)
         }
@@ -93,6 +105,14 @@ public struct APIClient: Sendable {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         return urlRequest
+    }
+
+    /// The token the request actually carries (a request's own `Authorization` header wins over the provider's).
+    private static func bearerToken(of request: URLRequest) -> String? {
+        guard let header = request.value(forHTTPHeaderField: "Authorization") else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
     }
 
     /// https everywhere; plain http only to this device, or where the app has explicitly allowed it.

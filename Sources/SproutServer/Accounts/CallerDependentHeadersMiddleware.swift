@@ -8,6 +8,9 @@ struct CallerDependentHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
         var response: Response
         do {
             response = try await next(request, context)
+        } catch let error as HTTPError {
+            // Hummingbird's own errors are rendered by ErrorRenderingMiddleware in Sprout's shape.
+            throw error
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }

@@ -6,9 +6,10 @@ import SproutWire
 struct CollectionQuery: Sendable, Equatable {
     /// A field a client may sort or filter on, and the column it is.
     struct Field: Sendable, Equatable {
+        enum Kind: Sendable { case integer, text, date }
         let name: String
         let column: String
-        let isInteger: Bool
+        let kind: Kind
     }
 
     struct Filter: Sendable, Equatable {
@@ -55,11 +56,18 @@ struct CollectionQuery: Sendable, Equatable {
                 guard let field = allowed.first(where: { $0.name == fieldName }) else {
                     throw .badRequest("Unknown query parameter: \(name).")
                 }
-                if field.isInteger {
+                switch field.kind {
+                case .integer:
                     guard let number = Int(text) else { throw .badRequest("\(name) must be a whole number.") }
                     filters.append(Filter(field: field, value: .int(number)))
-                } else {
+                case .text:
                     filters.append(Filter(field: field, value: .text(text)))
+                case .date:
+                    // Dates are compared as the stored kind (REAL seconds, timestamptz), never as text.
+                    guard let date = StrapiTimestamp.date(from: text) else {
+                        throw .badRequest("\(name) must be a date like 2021-12-30T10:01:48.503Z.")
+                    }
+                    filters.append(Filter(field: field, value: .date(date)))
                 }
             }
         }

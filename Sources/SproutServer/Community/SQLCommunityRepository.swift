@@ -6,20 +6,20 @@ struct SQLCommunityRepository: AccountActivity {
     let executor: any SQLExecutor
 
     static let postFields: [CollectionQuery.Field] = [
-        .init(name: "id", column: "id", isInteger: true),
-        .init(name: "text", column: "text", isInteger: false),
-        .init(name: "user", column: "user_id", isInteger: true),
-        .init(name: "created_at", column: "created_at", isInteger: false),
-        .init(name: "updated_at", column: "updated_at", isInteger: false),
+        .init(name: "id", column: "id", kind: .integer),
+        .init(name: "text", column: "text", kind: .text),
+        .init(name: "user", column: "user_id", kind: .integer),
+        .init(name: "created_at", column: "created_at", kind: .date),
+        .init(name: "updated_at", column: "updated_at", kind: .date),
     ]
 
     static let commentFields: [CollectionQuery.Field] = [
-        .init(name: "id", column: "id", isInteger: true),
-        .init(name: "comment", column: "comment", isInteger: false),
-        .init(name: "user", column: "user_id", isInteger: true),
-        .init(name: "post", column: "post_id", isInteger: true),
-        .init(name: "created_at", column: "created_at", isInteger: false),
-        .init(name: "updated_at", column: "updated_at", isInteger: false),
+        .init(name: "id", column: "id", kind: .integer),
+        .init(name: "comment", column: "comment", kind: .text),
+        .init(name: "user", column: "user_id", kind: .integer),
+        .init(name: "post", column: "post_id", kind: .integer),
+        .init(name: "created_at", column: "created_at", kind: .date),
+        .init(name: "updated_at", column: "updated_at", kind: .date),
     ]
 
     private static let authorColumns = "a.id, a.username, a.email, a.blocked, a.created_at, a.updated_at"
@@ -76,14 +76,21 @@ struct SQLCommunityRepository: AccountActivity {
         return .success(post)
     }
 
-    /// Deletes the owner's post and, with it, its comments; answers the post as it was.
+    /// Deletes the owner's post and, with it, its comments; answers the post as the DELETE found it (an edit
+    /// that committed in between is in the answer) with the comments it had.
     func deletePost(id: Int, by accountID: Int) async throws -> Result<Post, OwnedWriteFailure> {
         guard let post = try await post(id: id) else { return .failure(.notFound) }
         guard post.author.id == accountID else { return .failure(.notOwner) }
-        let statement = SQLStatement("DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING id", .int(id), .int(accountID))
+        let statement = SQLStatement(
+            "DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING id, text, user_id, created_at, updated_at",
+            .int(id), .int(accountID)
+        )
         // Nothing deleted: another request deleted it first.
-        guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else { return .failure(.notFound) }
-        return .success(post)
+        guard let deleted = try await executor.writeFirst(statement, as: ShallowPost.self) else { return .failure(.notFound) }
+        return .success(Post(
+            id: deleted.id, text: deleted.text, author: post.author, createdAt: deleted.createdAt, updatedAt: deleted.updatedAt,
+            comments: post.comments
+        ))
     }
 
     // MARK: - Comments
@@ -135,9 +142,13 @@ struct SQLCommunityRepository: AccountActivity {
     func deleteComment(id: Int, by accountID: Int) async throws -> Result<Comment, OwnedWriteFailure> {
         guard let comment = try await comment(id: id) else { return .failure(.notFound) }
         guard comment.author.id == accountID else { return .failure(.notOwner) }
-        let statement = SQLStatement("DELETE FROM comments WHERE id = $1 AND user_id = $2 RETURNING id", .int(id), .int(accountID))
-        guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else { return .failure(.notFound) }
-        return .success(comment)
+        let statement = SQLStatement(
+            "DELETE FROM comments WHERE id = $1 AND user_id = $2 RETURNING \(Self.shallowCommentColumns)", .int(id), .int(accountID)
+        )
+        guard let deleted = try await executor.writeFirst(statement, as: ShallowComment.self) else { return .failure(.notFound) }
+        return .success(Comment(
+            id: deleted.id, text: deleted.text, author: comment.author, post: comment.post, createdAt: deleted.createdAt, updatedAt: deleted.updatedAt
+        ))
     }
 
     // MARK: - An account's activity

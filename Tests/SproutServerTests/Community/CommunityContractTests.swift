@@ -195,7 +195,23 @@ import Testing
         }
     }
 
-    @Test(arguments: ["_start=-1", "_start=x", "_limit=-2", "_limit=abc", "_sort=created_at:sideways", "_sort=password:asc", "user=abc", "secret=1", "_q=text"])
+    /// Found by the fuzzer: dates were bound as text (a 500 on PostgreSQL, never a match on SQLite).
+    @Test func dateFiltersMatchTheDatesTheAPIAnswers() async throws {
+        try await withTestApp { client, _ in
+            let account = try await client.signUp("dated")
+            let created = try await client.sendForm(.post, "/posts", "text=dated", headers: account.bearer)
+            try await Task.sleep(for: .milliseconds(3))
+            try await client.createPost("later", as: account)
+            let stamp = try #require(created.json?["created_at"]?.string)
+            let found = try await client.send(.get, "/posts?created_at=\(stamp)", headers: account.bearer)
+            #expect(found.status == .ok)
+            #expect(found.json?.array?.compactMap { $0["text"]?.string } == ["dated"])
+            #expect(try await client.send(.get, "/posts/count?updated_at_eq=\(stamp)", headers: account.bearer).json == .number(1))
+            #expect(try await client.send(.get, "/comments/count?created_at=\(stamp)", headers: account.bearer).json == .number(0))
+        }
+    }
+
+    @Test(arguments: ["created_at=yesterday", "updated_at_eq=2021-13-01T00:00:00.000Z", "_start=-1", "_start=x", "_limit=-2", "_limit=abc", "_sort=created_at:sideways", "_sort=password:asc", "user=abc", "secret=1", "_q=text"])
     func badQueryParametersAre400(query: String) async throws {
         try await withTestApp { client, _ in
             let account = try await client.signUp("query")

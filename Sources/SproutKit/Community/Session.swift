@@ -1,0 +1,263 @@
+import Foundation
+import Observation
+
+/// Who is signed in, for every service: the community account's token is also the Bearer token of the todos,
+/// board and diary APIs. A session signs up, logs in, changes the password and logs out; it keeps its
+/// credentials in a `TokenStore` and restores them at start; and it hands out clients whose requests carry its
+/// token. **Any 401 answered to one of those clients signs the session out** — the token is invalid or
+/// expired, or the account was blocked — as the SeSAC apps go back to their start page then.
+@MainActor
+@Observable
+public final class Session {
+    /// Whether anyone is signed in.
+    public enum State: Equatable, Sendable {
+        /// No credentials.
+        case signedOut
+        /// Credentials were restored from the token store at start; who they belong to is known by id only
+        /// until `refreshUser()` fetches the profile (as the original apps, which kept only token and id).
+        case restored(userID: Int)
+        /// Signed in as this user.
+        case signedIn(CommunityUser)
+    }
+
+    /// Why the session last signed out.
+    public enum SignOutReason: Equatable, Sendable {
+        /// `logOut()` was called.
+        case loggedOut
+        /// The server answered 401 to the session's token.
+        case tokenRejected
+    }
+
+    /// Whether anyone is signed in.
+    public private(set) var state: State
+    /// Why the session last signed out; nil while signed in and before any sign-out.
+    public private(set) var signOutReason: SignOutReason?
+    /// Whether a sign-up, login, password change or profile fetch is under way.
+    public private(set) var isWorking = false
+    /// The last failure, as a sentence to show; `dismissError()` clears it.
+    public private(set) var errorMessage: String?
+    /// The last failure as a value (`APIError`, or the token store's error).
+    public private(set) var lastError: (any Error)?
+
+    /// The server every client of this session talks to.
+    public let baseURL: URL
+    private let transport: any HTTPTransport
+    private let allowsInsecureHTTP: Bool
+    private let tokenStore: any TokenStore
+    /// The token as the clients read it: from any task, without waiting for the main actor.
+    @ObservationIgnored private let current = CurrentCredentials()
+
+    /// A session over `tokenStore`, restored from it when it holds credentials.
+    /// - Parameters:
+    ///   - baseURL: the Sprout server.
+    ///   - transport: how requests travel (a stub in tests).
+    ///   - tokenStore: where the credentials are kept between launches.
+    ///   - allowsInsecureHTTP: see `APIClient`.
+    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), tokenStore: any TokenStore, allowsInsecureHTTP: Bool = false) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.tokenStore = tokenStore
+        self.allowsInsecureHTTP = allowsInsecureHTTP
+        do {
+            if let stored = try tokenStore.load() {
+                current.set(stored)
+                state = .restored(userID: stored.userID)
+            } else {
+                state = .signedOut
+            }
+        } catch {
+            // Unreadable credentials are as good as none: the person logs in again, and the next save replaces them.
+            state = .signedOut
+            lastError = error
+        }
+    }
+
+    // MARK: What the session hands out
+
+    /// The signed-in account's id, known as soon as credentials are restored.
+    public var userID: Int? {
+        switch state {
+        case .signedOut: nil
+        case .restored(let id): id
+        case .signedIn(let user): user.id
+        }
+    }
+
+    /// The signed-in user, once the server has said who it is.
+    public var user: CommunityUser? {
+        if case .signedIn(let user) = state { return user }
+        return nil
+    }
+
+    /// Whether a token is held.
+    public var isSignedIn: Bool { state != .signedOut }
+
+    /// Supplies this session's token to any `APIClient`.
+    public nonisolated var tokenProvider: TokenProvider {
+        { [current] in current.token }
+    }
+
+    /// Signs this session out when a server answers 401 to its current token. A 401 to a token the session no
+    /// longer holds (a request sent before logging in again) changes nothing.
+    public nonisolated var unauthorizedHandler: UnauthorizedHandler {
+        { [weak self] token in await self?.tokenWasRejected(token) }
+    }
+
+    /// A client for the session's server whose requests carry the session's token and report 401s to it.
+    public var apiClient: APIClient {
+        APIClient(
+            baseURL: baseURL, transport: transport, tokenProvider: tokenProvider, allowsInsecureHTTP: allowsInsecureHTTP,
+            onUnauthorized: unauthorizedHandler
+        )
+    }
+
+    /// The community API as this session.
+    public var community: CommunityClient { CommunityClient(client: apiClient) }
+
+    /// The todos API as this session: with a token, each account has its own list.
+    public var todos: TodosClient { TodosClient(client: apiClient) }
+
+    // MARK: Signing in and out
+
+    /// Creates an account and signs in as it. Returns false (with `errorMessage` set) when a field is empty or
+    /// the server refuses (taken email or username, invalid email, …).
+    @discardableResult
+    public func signUp(username: String, email: String, password: String) async -> Bool {
+        guard CommunityValidation.canSignUp(username: username, email: email, password: password) else {
+            return refuse(CommunityValidation.emptyFieldMessage)
+        }
+        return await authenticate { (client) throws(APIError) in try await client.register(username: username, email: email, password: password) }
+    }
+
+    /// Logs in with a username or email. Returns false (with `errorMessage` set) when a field is empty or the
+    /// server refuses (wrong credentials, too many attempts).
+    @discardableResult
+    public func logIn(identifier: String, password: String) async -> Bool {
+        guard CommunityValidation.canLogIn(identifier: identifier, password: password) else {
+            return refuse(CommunityValidation.emptyFieldMessage)
+        }
+        return await authenticate { (client) throws(APIError) in try await client.login(identifier: identifier, password: password) }
+    }
+
+    /// Changes the password; the token stays valid. The new password and its confirmation are compared here
+    /// first, as the app does, so a mismatch sends nothing. Returns false (with `errorMessage` set) on failure.
+    @discardableResult
+    public func changePassword(current: String, new: String, confirmation: String) async -> Bool {
+        guard CommunityValidation.canChangePassword(current: current, new: new, confirmation: confirmation) else {
+            return refuse(CommunityValidation.emptyFieldMessage)
+        }
+        guard new == confirmation else { return refuse(CommunityValidation.passwordMismatchMessage) }
+        guard isSignedIn else { return refuse(Self.signInFirstMessage) }
+        guard !isWorking else { return false }
+        isWorking = true
+        defer { isWorking = false }
+        let token = self.current.token
+        do {
+            let user = try await community.changePassword(current: current, new: new, confirmation: confirmation)
+            if self.current.token == token, isSignedIn { state = .signedIn(user) }
+            dismissError()
+            return true
+        } catch {
+            report(error)
+            return false
+        }
+    }
+
+    /// Fetches the signed-in user (`GET /users/me`), turning restored credentials into a known user. A rejected
+    /// token signs out; without a connection the restored credentials stay, as the original apps kept them.
+    public func refreshUser() async {
+        guard isSignedIn else { return }
+        isWorking = true
+        defer { isWorking = false }
+        let token = current.token
+        do {
+            let user = try await community.me()
+            if current.token == token, isSignedIn { state = .signedIn(user) }
+            dismissError()
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Signs out and deletes the stored credentials.
+    public func logOut() {
+        signOut(reason: .loggedOut)
+    }
+
+    /// Clears the error once it has been shown.
+    public func dismissError() {
+        errorMessage = nil
+        lastError = nil
+    }
+
+    // MARK: Helpers
+
+    /// What a password change without a signed-in account says (nothing is sent).
+    static let signInFirstMessage = "먼저 로그인해 주세요."
+
+    private func authenticate(_ call: (CommunityClient) async throws(APIError) -> CommunityAuth) async -> Bool {
+        guard !isWorking else { return false }
+        isWorking = true
+        defer { isWorking = false }
+        do {
+            // Register and login carry no token: a stale one must not ride along, nor its 401 sign anyone out.
+            let auth = try await call(CommunityClient(client: APIClient(baseURL: baseURL, transport: transport, allowsInsecureHTTP: allowsInsecureHTTP)))
+            let credentials = StoredCredentials(token: auth.token, userID: auth.user.id)
+            current.set(credentials)
+            state = .signedIn(auth.user)
+            signOutReason = nil
+            dismissError()
+            do {
+                try tokenStore.save(credentials)
+            } catch {
+                // Signed in for now; only the next launch will ask to log in again.
+                report(error, message: "로그인 정보를 기기에 저장하지 못했습니다.")
+            }
+            return true
+        } catch {
+            report(error)
+            return false
+        }
+    }
+
+    private func tokenWasRejected(_ token: String) {
+        guard current.token == token else { return }
+        signOut(reason: .tokenRejected)
+        errorMessage = CommunityError.message(for: .unauthorized)
+    }
+
+    private func signOut(reason: SignOutReason) {
+        current.set(nil)
+        state = .signedOut
+        signOutReason = reason
+        do {
+            try tokenStore.clear()
+        } catch {
+            report(error, message: "저장된 로그인 정보를 지우지 못했습니다.")
+        }
+    }
+
+    private func refuse(_ message: String) -> Bool {
+        errorMessage = message
+        lastError = nil
+        return false
+    }
+
+    private func report(_ error: any Error, message: String? = nil) {
+        lastError = error
+        errorMessage = message ?? (error as? APIError)?.communityError.message ?? String(describing: error)
+    }
+}
+
+/// The session's credentials behind a lock, so a client's token provider reads them from any task at once.
+final class CurrentCredentials: @unchecked Sendable {
+    // Every access to `credentials` holds `lock`.
+    private let lock = NSLock()
+    private var credentials: StoredCredentials?
+
+    var token: String? { lock.withLock { credentials?.token } }
+
+    func set(_ credentials: StoredCredentials?) {
+        lock.withLock { self.credentials = credentials }
+    }
+}

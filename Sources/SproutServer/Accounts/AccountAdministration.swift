@@ -1,0 +1,86 @@
+import Foundation
+
+/// What `sprout account …` shows of an account: never its password hash.
+public struct AccountSummary: Sendable, Equatable {
+    public let id: Int
+    public let username: String
+    public let email: String
+    public let blocked: Bool
+    public let createdAt: Date
+    public let updatedAt: Date
+}
+
+public enum AccountAdministrationError: Error, CustomStringConvertible, Equatable {
+    case notFound(String)
+    case weakPassword(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let reference): "No account matches '\(reference)' (give an id, a username or an email)."
+        case .weakPassword(let reason): reason
+        }
+    }
+}
+
+/// The administrator's commands on accounts (`sprout account list|show|reset-password|block|unblock`), over the
+/// same repository the API uses.
+public struct AccountAdministration: Sendable {
+    let accounts: SQLAccountRepository
+    let hasher: PasswordHasher
+
+    public init(database: SproutDatabase, passwordHashCost: UInt8 = 10) {
+        accounts = SQLAccountRepository(executor: database.executor)
+        hasher = PasswordHasher(cost: passwordHashCost)
+    }
+
+    /// Accounts in id order after `afterID`, at most `limit`.
+    public func list(afterID: Int = 0, limit: Int = 100) async throws -> [AccountSummary] {
+        try await accounts.list(afterID: afterID, limit: limit).map(AccountSummary.init)
+    }
+
+    /// The account named by an id, a username or an email address (any case).
+    public func find(_ reference: String) async throws -> AccountSummary {
+        AccountSummary(try await account(reference))
+    }
+
+    /// Sets a new password (a random one when `newPassword` is nil) and returns it. Tokens already issued stay
+    /// valid, as after a change by the user; block the account to cut them off.
+    public func resetPassword(_ reference: String, to newPassword: String? = nil) async throws -> String {
+        let account = try await account(reference)
+        let password = newPassword ?? ServerSecrets.randomToken(byteCount: 12)
+        let bytes = password.utf8.count
+        guard AccountInput.passwordBytes.contains(bytes), password.filter({ $0 == "$" }).count <= 3 else {
+            throw AccountAdministrationError.weakPassword(
+                "A password must be \(AccountInput.passwordBytes.lowerBound) to \(AccountInput.passwordBytes.upperBound) bytes long, with at most three '$'."
+            )
+        }
+        _ = try await accounts.updatePassword(id: account.id, passwordHash: try await hasher.hash(password), at: Date().truncatedToMilliseconds)
+        return password
+    }
+
+    /// Blocks (or unblocks) the account: it can no longer log in, its tokens stop working at once, and its web
+    /// sessions are ended.
+    public func setBlocked(_ reference: String, _ blocked: Bool) async throws -> AccountSummary {
+        let account = try await account(reference)
+        guard let updated = try await accounts.setBlocked(id: account.id, blocked, at: Date().truncatedToMilliseconds) else {
+            throw AccountAdministrationError.notFound(reference)
+        }
+        return AccountSummary(updated)
+    }
+
+    private func account(_ reference: String) async throws -> Account {
+        if let id = Int(reference), let account = try await accounts.find(id: id) { return account }
+        if let account = try await accounts.find(username: reference) { return account }
+        if let account = try await accounts.find(email: reference) { return account }
+        throw AccountAdministrationError.notFound(reference)
+    }
+}
+
+extension AccountSummary {
+    init(_ account: Account) {
+        self.init(
+            id: account.id, username: account.username, email: account.email, blocked: account.isBlocked,
+            createdAt: account.createdAt, updatedAt: account.updatedAt
+        )
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import SproutServer
+
+/// A page of posts costs a fixed number of statements, however many posts and comments it holds (no N+1).
+@Suite struct CommunityQueryCountTests {
+    @Test func aPageOfPostsWithTheirCommentsIsTwoStatements() async throws {
+        try await withTestApp { client, database in
+            let account = try await client.signUp("counter")
+            for index in 0..<30 {
+                let post = try await client.createPost("post \(index)", as: account)
+                for reply in 0..<3 { try await client.createComment("reply \(reply)", on: post, as: account) }
+            }
+            let counting = CountingExecutor(base: database.executor)
+            let repository = SQLCommunityRepository(executor: counting)
+            var query = CollectionQuery()
+            query.limit = 20
+            let page = try await repository.posts(query)
+            #expect(page.count == 20)
+            #expect(page.allSatisfy { $0.comments.count == 3 })
+            #expect(counting.statements == 2)
+
+            counting.reset()
+            query.limit = nil
+            let all = try await repository.posts(query)
+            #expect(all.count == 30)
+            #expect(counting.statements == 2)
+
+            counting.reset()
+            _ = try await repository.comments(CollectionQuery())
+            #expect(counting.statements == 1)
+        }
+    }
+}
+
+/// Counts the statements a repository sends, then passes them on.
+final class CountingExecutor: SQLExecutor, @unchecked Sendable {
+    let base: any SQLExecutor
+    private let lock = NSLock()
+    private var count = 0
+
+    init(base: any SQLExecutor) { self.base = base }
+
+    var statements: Int { lock.withLock { count } }
+    func reset() { lock.withLock { count = 0 } }
+    private func tick() { lock.withLock { count += 1 } }
+
+    var dialect: SQLDialect { base.dialect }
+
+    func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        tick()
+        return try await base.read(statement, as: type)
+    }
+
+    func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        tick()
+        return try await base.slowRead(statement, as: type)
+    }
+
+    func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
+        tick()
+        return try await base.write(statement, as: type)
+    }
+
+    func writeAll(_ statements: [SQLStatement]) async throws {
+        for _ in statements { tick() }
+        try await base.writeAll(statements)
+    }
+}
