@@ -1,9 +1,9 @@
 """Browser tests for Sprout's web app.
 
 Each test gets its own `sprout serve` (the binary `swift build` already made; nothing is built here) on 127.0.0.1,
-a free port and a fresh temporary data directory, so tests never see each other's todos; a new port is also a new
-origin, so the browser's localStorage starts empty too. One headless Chromium (Debian's, with its chromedriver)
-drives them all. Screenshots go to test-output/screenshots/.
+a free port and a fresh temporary data directory (or, in the PostgreSQL pass, a fresh database), so tests never
+see each other's todos; a new port is also a new origin, so the browser's localStorage starts empty too. One
+headless Chromium (Debian's, with its chromedriver) drives them all. Screenshots go to test-output/screenshots/.
 """
 
 import json
@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -165,13 +166,42 @@ def binary() -> Path:
     return path
 
 
+class PostgresDatabases:
+    """Fresh databases in the PostgreSQL cluster scripts/browser-test started (`SPROUT_BROWSER_PG_URL`, a
+    `postgres://user@host:port/...` URL, and `PG_BIN` with `createdb` and `dropdb`): one per test, dropped after."""
+
+    def __init__(self, url: str, pg_bin: str):
+        parsed = urllib.parse.urlsplit(url)
+        self.user, self.host, self.port = parsed.username, parsed.hostname, str(parsed.port)
+        self.pg_bin = Path(pg_bin)
+
+    def _run(self, tool: str, name: str):
+        subprocess.run([str(self.pg_bin / tool), "-h", self.host, "-p", self.port, "-U", self.user, name],
+                       check=True, capture_output=True, timeout=60)
+
+    def create(self) -> tuple[str, str]:
+        name = f"browser_{uuid.uuid4().hex[:16]}"
+        self._run("createdb", name)
+        return name, f"postgres://{self.user}@{self.host}:{self.port}/{name}"
+
+    def drop(self, name: str):
+        self._run("dropdb", name)
+
+
+POSTGRES = (PostgresDatabases(os.environ["SPROUT_BROWSER_PG_URL"], os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+            if os.environ.get("SPROUT_BROWSER_PG_URL") else None)
+
+
 @pytest.fixture
 def server(binary, tmp_path):
     port = free_port()
     data_dir = tmp_path / "data"
     log = open(tmp_path / "server.log", "wb")
     env = {**os.environ, "LOG_LEVEL": "warning"}
-    env.pop("DATABASE_URL", None)  # always a fresh SQLite file of its own
+    env.pop("DATABASE_URL", None)  # a fresh SQLite file of its own, unless this is the PostgreSQL pass:
+    database = None
+    if POSTGRES:
+        database, env["DATABASE_URL"] = POSTGRES.create()
     process = subprocess.Popen(
         [str(binary), "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
@@ -200,6 +230,8 @@ def server(binary, tmp_path):
             process.kill()
             process.wait()
         log.close()
+        if database:
+            POSTGRES.drop(database)
 
 
 def make_driver(size) -> webdriver.Chrome:
