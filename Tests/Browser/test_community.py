@@ -243,3 +243,25 @@ def test_a_session_ended_elsewhere_sends_the_feed_to_log_in(browser, server):
     browser.execute_script("return fetch('/web/session', {method: 'DELETE'}).then(r => r.status)")
     browser.find_element(By.ID, "sort-oldest").click()
     wait(browser, lambda d: "/account/login?next=" in d.current_url)
+
+
+UNNAMED_CONTROLS = """
+    const named = (e) => e.labels?.length || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby')
+                          || (e.tagName === 'BUTTON' && e.textContent.trim());
+    return [...document.querySelectorAll('input, button, select, textarea')].filter(e => !named(e)).map(e => e.outerHTML);"""
+
+
+def test_every_control_on_the_account_and_community_screens_has_a_name(browser, server):
+    author = server.community.sign_up("named")
+    post = server.community.post(author, "이름표를 확인할 글")
+    server.community.comment(author, post["id"], "이름표를 확인할 댓글")
+    for path in ["/account/signup", "/account/login"]:
+        browser.get(server.url(path))
+        assert browser.execute_script(UNNAMED_CONTROLS) == [], path
+    log_in(browser, server, "named")
+    for path in ["/community", f"/community/posts/{post['id']}", "/community/write", "/account/password"]:
+        browser.get(server.url(path))
+        if path.startswith("/community/posts/"):
+            settle_post(browser)
+            comment_rows(browser)[0].find_element(By.CSS_SELECTOR, ".comment-edit").click()
+        assert browser.execute_script(UNNAMED_CONTROLS) == [], path
