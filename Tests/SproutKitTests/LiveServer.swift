@@ -20,16 +20,15 @@ func withLiveServerAndDatabase<Value: Sendable>(
 ) async throws -> Value {
     var logger = Logger(label: "sproutkit-tests")
     logger.logLevel = .critical
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sproutkit-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let database = try SproutDatabase(
-        settings: .sqlite(path: directory.appendingPathComponent("sprout.sqlite").path),
-        migrations: SproutMigrations.all,
-        logger: logger
-    )
+    let place = try await LiveDatabasePlace.make(logger: logger)
+    defer { place.removeDirectory() }
+    let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger)
+    var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
+    // bcrypt's lowest cost: the cost is not what these tests are about.
+    configuration.passwordHashCost = 4
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = buildApplication(
-        SproutConfiguration(hostname: "127.0.0.1", port: 0),
+        configuration,
         database: database,
         logger: logger,
         onServerRunning: { port in portContinuation.yield(port) }
@@ -50,10 +49,12 @@ func withLiveServerAndDatabase<Value: Sendable>(
             let value = try await body(URL(string: "http://127.0.0.1:\(port)")!, database)
             await serviceGroup.triggerGracefulShutdown()
             try await group.waitForAll()
+            await place.dropSchema(logger: logger)
             return value
         } catch {
             await serviceGroup.triggerGracefulShutdown()
             try? await group.waitForAll()
+            await place.dropSchema(logger: logger)
             throw error
         }
     }
@@ -66,4 +67,35 @@ enum LiveServerError: Error {
 /// A temporary file path for a favourites database, removed by the caller.
 func temporaryDatabasePath() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("favourites-\(UUID().uuidString)/Favorite.sqlite").path
+}
+
+/// The live server's database: a temporary SQLite file, or, when `SPROUT_TEST_DATABASE_URL` names a PostgreSQL
+/// database (as `scripts/test` sets it for its second run), a schema of its own, dropped afterwards.
+struct LiveDatabasePlace: Sendable {
+    let settings: DatabaseSettings
+    let directory: URL?
+
+    static func make(logger: Logger) async throws -> LiveDatabasePlace {
+        if let url = ProcessInfo.processInfo.environment["SPROUT_TEST_DATABASE_URL"], !url.isEmpty {
+            let schema = "kit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            try await SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger).withOpen { admin in
+                try await admin.executor.writeAll([SQLStatement("CREATE SCHEMA \(schema)")])
+            }
+            return LiveDatabasePlace(settings: .postgres(url: url, schema: schema), directory: nil)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sproutkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return LiveDatabasePlace(settings: .sqlite(path: directory.appendingPathComponent("sprout.sqlite").path), directory: directory)
+    }
+
+    func removeDirectory() {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    func dropSchema(logger: Logger) async {
+        guard case .postgres(let url, let schema?) = settings else { return }
+        try? await SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger).withOpen { admin in
+            try await admin.executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(schema) CASCADE")])
+        }
+    }
 }

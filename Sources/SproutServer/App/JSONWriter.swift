@@ -12,7 +12,7 @@ protocol JSONWritable {
 struct JSONWriter {
     private(set) var buffer: ByteBuffer
 
-    init(capacity: Int = 256) {
+    init(capacity: Int = 1024) {
         buffer = ByteBufferAllocator().buffer(capacity: capacity)
     }
 
@@ -30,6 +30,10 @@ struct JSONWriter {
 
     mutating func optionalInt(_ value: Int?) {
         if let value { int(value) } else { raw("null") }
+    }
+
+    mutating func optionalBool(_ value: Bool?) {
+        if let value { bool(value) } else { raw("null") }
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as JSONEncoder writes them, the rest as UTF-8.

@@ -76,7 +76,16 @@ struct CollectionQuery: Sendable, Equatable {
     /// `WHERE …` for the filters (or `true`), with values bound into `statement`. `table` qualifies the columns.
     func whereClause(table: String, _ statement: inout SQLStatement) -> String {
         guard !filters.isEmpty else { return "1 = 1" }
-        return filters.map { "\(table).\($0.field.column) = \(statement.bind($0.value))" }.joined(separator: " AND ")
+        return filters.map { filter in
+            let column = "\(table).\(filter.field.column)"
+            // A date matches within its millisecond: the stored value (REAL seconds on SQLite) and the one parsed
+            // from the text may differ in the last bit.
+            if case .date(let date) = filter.value {
+                let from = statement.bind(.date(date.addingTimeInterval(-0.0005)))
+                return "\(column) >= \(from) AND \(column) < \(statement.bind(.date(date.addingTimeInterval(0.0005))))"
+            }
+            return "\(column) = \(statement.bind(filter.value))"
+        }.joined(separator: " AND ")
     }
 
     /// `ORDER BY …`: the requested keys, then id in the first key's direction (the contract's tie rule), or id

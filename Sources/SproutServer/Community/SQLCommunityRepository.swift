@@ -59,6 +59,7 @@ struct SQLCommunityRepository: AccountActivity {
             .text(text), .int(author.id), .date(now)
         )
         guard let row = try await executor.writeFirst(statement, as: ShallowPost.self) else { throw SQLRowError.missingReturnedRow }
+        executor.noteGrowth(of: "posts", by: 1)
         return Post(id: row.id, text: row.text, author: author, createdAt: row.createdAt, updatedAt: row.updatedAt, comments: [])
     }
 
@@ -124,6 +125,7 @@ struct SQLCommunityRepository: AccountActivity {
             .text(text), .int(postID), .int(author.id), .date(now)
         )
         guard let id = try await executor.writeFirst(statement, as: SQLInt.self)?.value else { return nil }
+        executor.noteGrowth(of: "comments", by: 1)
         return try await comment(id: id)
     }
 

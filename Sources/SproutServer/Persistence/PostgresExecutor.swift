@@ -7,7 +7,20 @@ import PostgresNIO
 struct PostgresExecutor: SQLExecutor {
     let client: PostgresClient
     let slowReads: ConcurrencyLimit
+    let statistics: PlannerStatistics
     var dialect: SQLDialect { .postgres }
+
+    init(client: PostgresClient, slowReads: ConcurrencyLimit, logger: Logger) {
+        self.client = client
+        self.slowReads = slowReads
+        statistics = PlannerStatistics(logger: logger) { table in
+            for try await _ in try await client.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: Self.silent) {}
+        }
+    }
+
+    func noteGrowth(of table: String, by rows: Int) {
+        statistics.noteGrowth(of: table, by: rows)
+    }
 
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
         try await fetch(statement)

@@ -13,9 +13,14 @@ public protocol SQLExecutor: Sendable {
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
     /// Several writes in one transaction, all or nothing (bulk seeding, maintenance).
     func writeAll(_ statements: [SQLStatement]) async throws
+    /// Tells the executor that `rows` rows were added to `table` (see `PlannerStatistics`).
+    func noteGrowth(of table: String, by rows: Int)
 }
 
 extension SQLExecutor {
+    /// SQLite's planner keeps no statistics that fall behind: nothing to do.
+    func noteGrowth(of table: String, by rows: Int) {}
+
     func readFirst<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> Row? {
         try await read(statement, as: type).first
     }

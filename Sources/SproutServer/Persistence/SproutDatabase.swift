@@ -45,7 +45,7 @@ public final class SproutDatabase: Service, Sendable {
             )
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             connections = .postgres(client)
-            executor = PostgresExecutor(client: client, slowReads: ConcurrencyLimit(Self.postgresConnections / 2))
+            executor = PostgresExecutor(client: client, slowReads: ConcurrencyLimit(Self.postgresConnections / 2), logger: logger)
         }
     }
 

@@ -32,6 +32,7 @@ struct SQLTodoRepository: TodoRepository {
         guard let todo = try await executor.writeFirst(statement, as: Todo.self) else {
             throw SQLRowError.missingReturnedRow
         }
+        executor.noteGrowth(of: "todos", by: 1)
         return todo
     }
 

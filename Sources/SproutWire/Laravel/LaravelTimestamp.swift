@@ -12,14 +12,7 @@ import Darwin
 public enum LaravelTimestamp {
     /// `date` as Laravel writes it.
     public static func string(from date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        let wholeSeconds = interval.rounded(.down)
-        let microseconds = min(999_999, Int(((interval - wholeSeconds) * 1_000_000).rounded()))
-        var seconds = time_t(wholeSeconds)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(microseconds, 6))Z"
+        UTCTimestamp.string(from: date, fractionDigits: 6)
     }
 
     /// Reads `yyyy-MM-ddTHH:mm:ss[.f…]Z` (UTC, up to nine fractional digits); nil for anything else.
@@ -62,11 +55,6 @@ public enum LaravelTimestamp {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }
 

@@ -17,8 +17,10 @@ import Testing
     func withLiveServer(_ body: @Sendable (Int, LogRecorder) async throws -> Void) async throws {
         let recorder = LogRecorder()
         try await withTestApp(.live, logger: recorder.logger(level: .debug), configure: { configuration in
-            configuration.idleTimeout = .milliseconds(500)
-            configuration.requestTimeout = .milliseconds(1500)
+            // Short, but not so short that a busy machine (the whole suite runs in parallel) trips them before
+            // the test has sent its first bytes: 500 ms did, under load.
+            configuration.idleTimeout = .seconds(2)
+            configuration.requestTimeout = .seconds(5)
         }) { client, _ in
             try await body(try #require(client.port), recorder)
         }
@@ -38,7 +40,7 @@ import Testing
         try await withLiveServer { port, _ in
             try await RawConnection.open(port: port) { connection in
                 try await connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
-                let answer = try await connection.readUntilClosed(within: .seconds(10))
+                let answer = try await connection.readUntilClosed(within: .seconds(15))
                 #expect(answer == "", "the server should close the connection without an answer")
             }
         }
@@ -48,7 +50,7 @@ import Testing
         try await withLiveServer { port, recorder in
             try await RawConnection.open(port: port) { connection in
                 try await connection.send(Self.unfinishedPost)
-                let answer = try await connection.readUntilClosed(within: .seconds(10))
+                let answer = try await connection.readUntilClosed(within: .seconds(15))
                 #expect(answer != nil, "the server should close the connection")
             }
             #expect(recorder.records.allSatisfy { $0.level < .error })
@@ -61,12 +63,12 @@ import Testing
             try await RawConnection.open(port: port) { connection in
                 try await connection.send(Self.unfinishedPost)
                 let trickle = Task {
-                    for _ in 0..<50 {
-                        try await Task.sleep(for: .milliseconds(200))
+                    for _ in 0..<60 {
+                        try await Task.sleep(for: .milliseconds(250))
                         try await connection.send(" ")
                     }
                 }
-                let answer = try await connection.readUntilClosed(within: .seconds(10))
+                let answer = try await connection.readUntilClosed(within: .seconds(15))
                 trickle.cancel()
                 let text = try #require(answer, "the server should close the connection")
                 #expect(text.hasPrefix("HTTP/1.1 408"))
@@ -99,7 +101,7 @@ import Testing
                         + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
                         + "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
                 )
-                let answer = try #require(try await connection.readUntilClosed(within: .seconds(10)))
+                let answer = try #require(try await connection.readUntilClosed(within: .seconds(15)))
                 #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
             }
         }

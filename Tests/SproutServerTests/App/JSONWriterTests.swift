@@ -40,3 +40,75 @@ import SproutWire
         }
     }
 }
+
+/// The hand-written Community JSON is byte for byte what the shared JSONEncoder writes.
+@Suite struct CommunityJSONWriterTests {
+    static func user(_ id: Int, blocked: Bool?) -> StrapiNestedUserJSON {
+        StrapiNestedUserJSON(id: id, username: "사용자 \"\(id)\"", email: "u\(id)@example.com", blocked: blocked,
+                             createdAt: "2022-01-03T05:21:07.412Z", updatedAt: "2022-01-03T05:21:07.431Z")
+    }
+
+    static let comments = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
+        CommentShallowJSON(id: index + 100, comment: text, user: index.isMultiple(of: 3) ? nil : index, post: index.isMultiple(of: 2) ? 42 : nil,
+                           createdAt: "2022-01-05T07:20:11.009Z", updatedAt: "2022-01-05T07:20:11.010Z")
+    }
+
+    @Test func postsWithAuthorsAndCommentsAreWrittenAsJSONEncoderWritesThem() throws {
+        let posts = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
+            PostJSON(id: index + 1, text: text, user: Self.user(index, blocked: [nil, true, false][index % 3]),
+                     createdAt: "2022-01-05T07:12:45.123Z", updatedAt: "2022-01-05T07:15:02.884Z",
+                     comments: Array(Self.comments.prefix(index)))
+        }
+        #expect(JSONWriterTests.written(posts) == (try JSONWriterTests.encoded(posts)))
+        #expect(JSONWriterTests.written([PostJSON]()) == (try JSONWriterTests.encoded([PostJSON]())))
+    }
+
+    @Test func commentsWithTheirPostAreWrittenAsJSONEncoderWritesThem() throws {
+        let comments = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
+            CommentJSON(id: index, comment: text, user: Self.user(index, blocked: nil),
+                        post: index.isMultiple(of: 2) ? nil : PostShallowJSON(id: 42, text: text, user: index.isMultiple(of: 3) ? nil : 7,
+                                                                              createdAt: "2022-01-05T07:12:45.123Z", updatedAt: "2022-01-05T07:15:02.884Z"),
+                        createdAt: "2022-01-05T07:20:11.009Z", updatedAt: "2022-01-05T07:20:11.009Z")
+        }
+        #expect(JSONWriterTests.written(comments) == (try JSONWriterTests.encoded(comments)))
+    }
+
+    @Test func usersAndAuthAnswersAreWrittenAsJSONEncoderWritesThem() throws {
+        let posts = [PostShallowJSON(id: 1, text: "글", user: 7, createdAt: "2022-01-05T07:12:45.123Z", updatedAt: "2022-01-05T07:12:45.123Z")]
+        for (blocked, withLists) in [(nil, true), (true, false), (false, true)] as [(Bool?, Bool)] {
+            let user = StrapiUserJSON(id: 7, username: "sesac\\", email: "sesac@example.com", blocked: blocked,
+                                      createdAt: "2022-01-03T05:21:07.412Z", updatedAt: "2022-01-03T05:21:07.431Z",
+                                      posts: withLists ? posts : nil, comments: withLists ? Self.comments : nil)
+            #expect(JSONWriterTests.written(user) == (try JSONWriterTests.encoded(user)))
+            let auth = StrapiAuthJSON(jwt: "a.b.c", user: user)
+            #expect(JSONWriterTests.written(auth) == (try JSONWriterTests.encoded(auth)))
+        }
+    }
+}
+
+/// Timestamps as Strapi and Laravel write them, against Foundation's own ISO 8601 formatter.
+@Suite struct UTCTimestampTests {
+    @Test func timestampsMatchFoundationsFormatter() throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let milliseconds = Int64.random(in: 0...4_102_444_800_000, using: &generator)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let strapi = StrapiTimestamp.string(from: date)
+            #expect(strapi == formatter.string(from: date), "\(milliseconds)")
+            #expect(LaravelTimestamp.string(from: date).prefix(23) == strapi.prefix(23))
+            #expect(LaravelTimestamp.string(from: date).hasSuffix("000Z"))
+            // What is shown reads back as the same instant, and truncating twice changes nothing.
+            let parsed = try #require(StrapiTimestamp.date(from: strapi))
+            #expect(StrapiTimestamp.string(from: parsed) == strapi)
+            #expect(date.truncatedToMilliseconds.truncatedToMilliseconds == date.truncatedToMilliseconds)
+            #expect(StrapiTimestamp.string(from: date.truncatedToMilliseconds) == strapi)
+        }
+        #expect(LaravelTimestamp.string(from: Date(timeIntervalSince1970: 1_694_887_658.25)) == "2023-09-16T18:07:38.250000Z")
+        #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        // postgres-nio stores a Date cut to whole microseconds, downwards: ….477 comes back as ….476999.
+        #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 1_641_185_667.476999)) == "2022-01-03T04:54:27.477Z")
+        #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 1_641_185_667.999_9999)) == "2022-01-03T04:54:28.000Z")
+    }
+}
