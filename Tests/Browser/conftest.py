@@ -1,9 +1,9 @@
 """Browser tests for Sprout's web app.
 
 Each test gets its own `sprout serve` (the binary `swift build` already made; nothing is built here) on 127.0.0.1,
-a free port and a fresh temporary data directory, so tests never see each other's todos; a new port is also a new
-origin, so the browser's localStorage starts empty too. One headless Chromium (Debian's, with its chromedriver)
-drives them all. Screenshots go to test-output/screenshots/.
+a free port and a fresh temporary data directory (or, in the PostgreSQL pass, a fresh database), so tests never
+see each other's todos; a new port is also a new origin, so the browser's localStorage starts empty too. One
+headless Chromium (Debian's, with its chromedriver) drives them all. Screenshots go to test-output/screenshots/.
 """
 
 import json
@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -81,11 +82,77 @@ class Api:
         assert status == 200, body
 
 
+class Community:
+    """Accounts, posts and comments through the Strapi API with Bearer tokens, as the iOS app calls it: to seed
+    another account's writing and to check what the page really did."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def request(self, method: str, path: str, body=None, token=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def sign_up(self, username: str, password: str = "password1") -> dict:
+        """Returns {"id", "username", "password", "token"}."""
+        status, body = self.request("POST", "/auth/local/register",
+                                    {"username": username, "email": f"{username}@example.com", "password": password})
+        assert status == 200, body
+        return {"id": body["user"]["id"], "username": username, "password": password, "token": body["jwt"]}
+
+    def log_in(self, identifier: str, password: str):
+        return self.request("POST", "/auth/local", {"identifier": identifier, "password": password})
+
+    def post(self, account: dict, text: str) -> dict:
+        status, body = self.request("POST", "/posts", {"text": text}, account["token"])
+        assert status == 200, body
+        return body
+
+    def comment(self, account: dict, post_id: int, text: str) -> dict:
+        status, body = self.request("POST", "/comments", {"comment": text, "post": post_id}, account["token"])
+        assert status == 200, body
+        return body
+
+    def get_post(self, account: dict, post_id: int):
+        status, body = self.request("GET", f"/posts/{post_id}", token=account["token"])
+        return body if status == 200 else None
+
+    def delete_post(self, account: dict, post_id: int):
+        status, body = self.request("DELETE", f"/posts/{post_id}", token=account["token"])
+        assert status == 200, body
+
+    def comments(self, account: dict, post_id: int) -> list:
+        status, body = self.request("GET", f"/comments?post={post_id}&_sort=id:asc", token=account["token"])
+        assert status == 200, body
+        return body
+
+    def todos(self, account: dict) -> list:
+        status, body = self.request("GET", "/api/v2/todos?per_page=100", token=account["token"])
+        assert status == 200, body
+        return body["data"]
+
+    def create_todo(self, account: dict, title: str) -> dict:
+        status, body = self.request("POST", "/api/v2/todos-json", {"title": title, "is_done": False}, account["token"])
+        assert status == 200, body
+        return body["data"]
+
+
 class Server:
     def __init__(self, base: str, data_dir: Path):
         self.base = base
         self.data_dir = data_dir
         self.api = Api(base)
+        self.community = Community(base)
 
     def url(self, path: str = "/") -> str:
         return self.base + path
@@ -99,13 +166,42 @@ def binary() -> Path:
     return path
 
 
+class PostgresDatabases:
+    """Fresh databases in the PostgreSQL cluster scripts/browser-test started (`SPROUT_BROWSER_PG_URL`, a
+    `postgres://user@host:port/...` URL, and `PG_BIN` with `createdb` and `dropdb`): one per test, dropped after."""
+
+    def __init__(self, url: str, pg_bin: str):
+        parsed = urllib.parse.urlsplit(url)
+        self.user, self.host, self.port = parsed.username, parsed.hostname, str(parsed.port)
+        self.pg_bin = Path(pg_bin)
+
+    def _run(self, tool: str, name: str):
+        subprocess.run([str(self.pg_bin / tool), "-h", self.host, "-p", self.port, "-U", self.user, name],
+                       check=True, capture_output=True, timeout=60)
+
+    def create(self) -> tuple[str, str]:
+        name = f"browser_{uuid.uuid4().hex[:16]}"
+        self._run("createdb", name)
+        return name, f"postgres://{self.user}@{self.host}:{self.port}/{name}"
+
+    def drop(self, name: str):
+        self._run("dropdb", name)
+
+
+POSTGRES = (PostgresDatabases(os.environ["SPROUT_BROWSER_PG_URL"], os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+            if os.environ.get("SPROUT_BROWSER_PG_URL") else None)
+
+
 @pytest.fixture
 def server(binary, tmp_path):
     port = free_port()
     data_dir = tmp_path / "data"
     log = open(tmp_path / "server.log", "wb")
     env = {**os.environ, "LOG_LEVEL": "warning"}
-    env.pop("DATABASE_URL", None)  # always a fresh SQLite file of its own
+    env.pop("DATABASE_URL", None)  # a fresh SQLite file of its own, unless this is the PostgreSQL pass:
+    database = None
+    if POSTGRES:
+        database, env["DATABASE_URL"] = POSTGRES.create()
     process = subprocess.Popen(
         [str(binary), "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
@@ -134,6 +230,8 @@ def server(binary, tmp_path):
             process.kill()
             process.wait()
         log.close()
+        if database:
+            POSTGRES.drop(database)
 
 
 def make_driver(size) -> webdriver.Chrome:
@@ -178,6 +276,9 @@ def phone_driver():
 
 def _reset(driver):
     driver.execute_cdp_cmd("Network.enable", {})
+    # Cookies belong to a host, not a port: without this, one test's session cookie would reach the next
+    # test's server (which would treat it as a stale cookie, but the tests should start signed out).
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
     })

@@ -78,3 +78,40 @@ class TodosPage:
             time.sleep(0.1)
         self.settle()
         assert len(self.rows()) == expected
+
+
+def text_of(driver, element_id) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def is_shown(driver, element_id) -> bool:
+    elements = driver.find_elements(By.ID, element_id)
+    return bool(elements) and elements[0].is_displayed()
+
+
+def fill(driver, element_id, value):
+    field = driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(value)
+    return field
+
+
+def submit_enabled(driver, element_id) -> bool:
+    return driver.find_element(By.ID, element_id).is_enabled()
+
+
+def log_in(driver, server, identifier, password="password1", next_path=None):
+    """Logs in through the log-in page, as a person would, and waits for the page it leads to."""
+    path = "/account/login" + (f"?next={next_path}" if next_path else "")
+    driver.get(server.url(path))
+    fill(driver, "login-identifier", identifier)
+    fill(driver, "login-password", password)
+    driver.find_element(By.ID, "login-submit").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "logout-button"), message="never signed in")
+
+
+def signed_in_as(driver):
+    """The username the header shows, or None when it offers to log in."""
+    return driver.execute_script(
+        "const e = document.getElementById('signed-in-as');"
+        " return e ? e.lastChild.textContent.trim() : null")

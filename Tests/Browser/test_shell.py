@@ -1,11 +1,12 @@
-"""The web shell: home, navigation, coming-soon pages, keyboard basics, phone width, nothing fetched elsewhere."""
+"""The web shell: home, navigation, the header's account controls, coming-soon pages, keyboard basics, phone
+width, nothing fetched elsewhere."""
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import TodosPage, screenshot, wait
+from helpers import TodosPage, log_in, screenshot, wait
 
 APPS = [("/todos", "할 일"), ("/diary", "일기"), ("/community", "커뮤니티"), ("/market", "마켓"), ("/board", "게시판")]
 
@@ -20,9 +21,11 @@ def test_home_has_a_card_per_app_and_leads_to_todos(browser, server):
     assert nav_links(browser) == APPS
     cards = browser.find_elements(By.CSS_SELECTOR, ".app-card")
     assert [c.find_element(By.CSS_SELECTOR, "a").get_attribute("pathname") for c in cards] == [p for p, _ in APPS]
-    ready = [c for c in cards if "is-coming-soon" not in c.get_attribute("class")]
-    assert len(ready) == 1 and "사용 가능" in ready[0].text
-    assert all("준비 중" in c.text for c in cards[1:])
+    ready = [c.find_element(By.CSS_SELECTOR, "a").get_attribute("pathname") for c in cards
+             if "is-coming-soon" not in c.get_attribute("class")]
+    assert ready == ["/todos", "/community"]
+    assert all("사용 가능" in c.text for c in cards if "is-coming-soon" not in c.get_attribute("class"))
+    assert all("준비 중" in c.text for c in cards if "is-coming-soon" in c.get_attribute("class"))
     screenshot(browser, "home")
 
     cards[0].find_element(By.CSS_SELECTOR, "a").click()
@@ -31,7 +34,7 @@ def test_home_has_a_card_per_app_and_leads_to_todos(browser, server):
     assert browser.find_element(By.CSS_SELECTOR, '.site-nav a[aria-current="page"]').text == "할 일"
 
 
-@pytest.mark.parametrize("path,name", APPS[1:])
+@pytest.mark.parametrize("path,name", [app for app in APPS if app[0] not in ("/todos", "/community")])
 def test_apps_without_a_web_page_say_coming_soon_in_the_same_layout(browser, server, path, name):
     browser.get(server.url("/"))
     browser.find_element(By.CSS_SELECTOR, f'.site-nav a[href="{path}"]').click()
@@ -56,9 +59,9 @@ def test_keyboard_reaches_everything_in_reading_order(browser, server):
         stops.append(browser.execute_script("""
             const e = document.activeElement;
             return e.id || (e.className && String(e.className).split(' ').pop()) || e.textContent.trim();"""))
-    expected_start = ["skip-link", "brand", "할 일", "일기", "커뮤니티", "마켓", "게시판",
-                      "new-title", "create-submit", "search-query", "button-quiet", "hide-done", "favourites-only",
-                      "todo-done", "todo-star", "todo-edit"]
+    expected_start = ["skip-link", "brand", "할 일", "일기", "커뮤니티", "마켓", "게시판", "login-link", "signup-link",
+                      "todos-login", "new-title", "create-submit", "search-query", "button-quiet", "hide-done",
+                      "favourites-only"]
     assert stops == expected_start
 
     # The skip link jumps past the navigation.
@@ -95,13 +98,21 @@ def test_pages_fetch_nothing_from_other_origins(browser, server):
         assert any("/static/app.css" in (href or "") for href in sheets)
 
 
-@pytest.mark.parametrize("path", ["/", "/todos", "/market"])
+@pytest.mark.parametrize("path", ["/", "/todos", "/market", "/community"])
 def test_phone_width_has_no_sideways_scrolling(phone, server, path):
     for index in range(12):
         server.api.create(f"휴대폰 화면에서 보는 할 일 {index + 1}", is_done=index % 4 == 0)
+    if path == "/community":
+        # Signed in, with a long name and posts, so the header and the feed are at their widest.
+        account = server.community.sign_up("긴이름을가진새싹농부입니다")
+        for index in range(3):
+            server.community.post(account, f"휴대폰에서 보는 커뮤니티 글 {index + 1}: " + "아주 긴 글 " * 30)
+        log_in(phone, server, account["username"])
     phone.get(server.url(path))
     if path == "/todos":
         TodosPage(phone, server).settle()
+    if path == "/community":
+        wait(phone, lambda d: d.find_element(By.ID, "post-list").get_attribute("aria-busy") == "false")
     assert phone.execute_script("return window.innerWidth") == 390
     assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
     # Every navigation link can be reached: the bar scrolls sideways on its own rather than the page.
@@ -118,3 +129,5 @@ def test_phone_width_has_no_sideways_scrolling(phone, server, path):
         screenshot(phone, "phone-todos")
     elif path == "/":
         screenshot(phone, "phone-home")
+    elif path == "/community":
+        screenshot(phone, "phone-community")

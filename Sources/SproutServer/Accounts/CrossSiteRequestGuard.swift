@@ -19,15 +19,20 @@ struct CrossSiteRequestGuard<Context: RequestContext>: RouterMiddleware {
         guard !safe.contains(request.method), request.headers[.authorization] == nil,
             request.cookieValue(named: WebSessions.cookieName) != nil
         else { return try await next(request, context) }
-        let claimed = request.headers[.origin].flatMap { $0 == "null" ? nil : Self.origin(of: $0) }
-            ?? request.headers[.referer].flatMap(Self.origin(of:))
-        guard let claimed, isOwn(claimed, request: request) else {
+        guard let claimed = Self.claimedOrigin(of: request), isOwn(claimed, request: request) else {
             return try Response.json(MessageBody(message: "Cross-site request refused: sign-in cookies work only on pages of this site."), status: .forbidden)
         }
         return try await next(request, context)
     }
 
-    private func isOwn(_ origin: String, request: Request) -> Bool {
+    /// The origin a request says it comes from: its `Origin`, or failing that its `Referer`; nil when neither
+    /// names one (`Origin: null` names none).
+    static func claimedOrigin(of request: Request) -> String? {
+        request.headers[.origin].flatMap { $0 == "null" ? nil : Self.origin(of: $0) }
+            ?? request.headers[.referer].flatMap(Self.origin(of:))
+    }
+
+    func isOwn(_ origin: String, request: Request) -> Bool {
         if origin == publicOrigin { return true }
         guard let host = request.head.authority?.lowercased() else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"

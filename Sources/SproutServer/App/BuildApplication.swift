@@ -68,7 +68,13 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase)
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")
     router.addRoutes(todos.endpoints, atPath: "/api/v1")
-    router.addRoutes(WebController<SproutRequestContext>().endpoints)
+    router.addRoutes(WebSessionController<SproutRequestContext>(
+        accounts: accounts, publicURL: configuration.publicURL, maxBodySize: configuration.maxRequestBodySize
+    ).endpoints)
+    let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
+    router.addRoutes(web.endpoints)
+    router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)
+    router.addRoutes(CommunityPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     return router
 }
 

@@ -2,14 +2,16 @@ import HTTPTypes
 import Hummingbird
 
 extension Response {
-    /// An HTML page. The policy allows only this origin's own files (the page fetches nothing from the internet),
+    /// An HTML page. Pages show who is signed in, so no shared cache may keep them and a browser's cache keeps
+    /// them apart by cookie. The policy allows only this origin's own files (the page fetches nothing from the internet),
     /// plus `data:` images for the inline favicon.
     static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8",
-                .cacheControl: "no-cache",
+                .cacheControl: "private, no-cache",
+                .vary: "Cookie",
                 .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
                 .xContentTypeOptions: "nosniff",
                 // Links lead only to this site's own pages; other sites are told nothing of where a visitor was.

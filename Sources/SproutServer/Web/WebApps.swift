@@ -26,7 +26,7 @@ struct WebApp: Sendable {
         WebApp(slug: "diary", name: "일기", englishName: "Diary", icon: "✎",
                summary: "그날의 날씨와 함께 남기는 하루 일기.", available: false),
         WebApp(slug: "community", name: "커뮤니티", englishName: "Community", icon: "✉",
-               summary: "글을 쓰고 댓글로 이야기를 나누는 커뮤니티.", available: false),
+               summary: "글을 쓰고 댓글로 이야기를 나누는 커뮤니티. 로그인해서 함께해요.", available: true),
         WebApp(slug: "market", name: "마켓", englishName: "Open Market", icon: "₩",
                summary: "상품을 올리고 둘러보는 오픈 마켓.", available: false),
         WebApp(slug: "board", name: "게시판", englishName: "Board", icon: "☰",

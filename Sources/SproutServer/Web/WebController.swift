@@ -2,25 +2,28 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The browser app: `/` (home), `/todos`, a "coming soon" page for each app without a web page yet, and
-/// `/static/{file}`. Pages are rendered on the server; the Todos page's script talks to the JSON API.
+/// The browser app's shell: `/` (home), each app's page (Todos and Community are real; the others answer with
+/// a "coming soon" page until their issues land), and `/static/{file}`. Pages are rendered on the server; their
+/// scripts talk to the JSON APIs with the session cookie. Account and Community sub-pages live in
+/// `AccountPages` and `CommunityPages`.
 struct WebController<Context: RequestContext> {
-    let templates: WebTemplates
-    let assets: StaticAssets
+    let renderer: WebPageRenderer
+    var assets: StaticAssets { renderer.assets }
 
-    init(templates: WebTemplates, assets: StaticAssets) {
-        self.templates = templates
-        self.assets = assets
+    init(renderer: WebPageRenderer) {
+        self.renderer = renderer
     }
 
     /// Loads templates and static files from the SproutServer resource bundle. They are part of the build, so
     /// their absence means a broken install (the `*.resources` folder must sit beside the `sprout` binary).
-    init() {
+    init(callers: any CallerResolving) {
         do {
             guard let templates = Bundle.module.url(forResource: "Templates", withExtension: nil),
                   let assets = Bundle.module.url(forResource: "Static", withExtension: nil)
             else { throw CocoaError(.fileNoSuchFile) }
-            self.init(templates: try WebTemplates(directory: templates), assets: try StaticAssets(directory: assets))
+            self.init(renderer: WebPageRenderer(
+                templates: try WebTemplates(directory: templates), assets: try StaticAssets(directory: assets), callers: callers
+            ))
         } catch {
             fatalError("Sprout's web resources (Web/Templates, Web/Static) could not be loaded from \(Bundle.module.bundlePath): \(error)")
         }
@@ -28,9 +31,9 @@ struct WebController<Context: RequestContext> {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get { _, _ in try self.home() }
+        routes.get { request, _ in try await self.home(request) }
         for app in WebApp.all {
-            routes.get(RouterPath(app.slug)) { _, _ in try self.appPage(app) }
+            routes.get(RouterPath(app.slug)) { request, _ in try await self.appPage(app, request: request) }
         }
         routes.get("static/{file}", use: staticFile)
         return routes
@@ -42,17 +45,28 @@ struct WebController<Context: RequestContext> {
 
     private struct AppContext {
         let app: WebApp
+        let visitor: WebVisitor?
+        let logInPath: String
     }
 
-    func home() throws -> Response {
-        try render("home", context: HomeContext(apps: WebApp.all), title: "홈", current: nil)
+    func home(_ request: Request) async throws -> Response {
+        let visitor = try await renderer.visitor(of: request)
+        return try renderer.render("home", context: HomeContext(apps: WebApp.all), title: "홈", current: nil, visitor: visitor, request: request)
     }
 
-    func appPage(_ app: WebApp) throws -> Response {
+    /// An app's page. Pages that differ by account (Todos shows whose list it is; Community asks signed-out
+    /// visitors to log in) get the visitor.
+    func appPage(_ app: WebApp, request: Request) async throws -> Response {
+        let visitor = try await renderer.visitor(of: request)
+        let context = AppContext(
+            app: app, visitor: visitor, logInPath: "/account/login?next=" + LocalAddress.encoded(request.pageAddress)
+        )
         if app.available {
-            return try render(app.slug, context: AppContext(app: app), title: app.name, current: app, script: "\(app.slug).js")
+            // A signed-out visitor to the Community sees only the log-in prompt: no script to run.
+            let scripts = app.slug == "community" && visitor == nil ? [] : ["\(app.slug).js"]
+            return try renderer.render(app.slug, context: context, title: app.name, current: app, scripts: scripts, visitor: visitor, request: request)
         }
-        return try render("coming-soon", context: AppContext(app: app), title: "\(app.name) (준비 중)", current: app)
+        return try renderer.render("coming-soon", context: context, title: "\(app.name) (준비 중)", current: app, visitor: visitor, request: request)
     }
 
     @Sendable func staticFile(_ request: Request, context: Context) throws -> Response {
@@ -76,21 +90,6 @@ struct WebController<Context: RequestContext> {
         ifNoneMatch.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/" + etag
-        }
-    }
-
-    private func render(_ template: String, context: Any, title: String, current: WebApp?, script: String? = nil) throws -> Response {
-        let layout = LayoutContext(
-            title: title,
-            pageName: current?.slug ?? template,
-            assetVersion: assets.version,
-            nav: WebApp.all.map { .init(name: $0.name, path: $0.path, current: $0.slug == current?.slug) },
-            script: script
-        )
-        do {
-            return .html(try templates.page(template, context: context, layout: layout))
-        } catch {
-            throw HTTPError(.internalServerError, message: "Server Error")
         }
     }
 }

@@ -37,8 +37,12 @@ struct LayoutContext {
     let pageName: String
     let assetVersion: String
     let nav: [NavItem]
-    /// A page's own script from `/static`, if it has one.
-    let script: String?
+    /// Scripts from `/static`, in order: `site.js` first, then the page's own.
+    let scripts: [String]
+    /// The signed-in account, shown in the header with its log-out button.
+    let visitor: WebVisitor?
+    /// The header's log-in link, which comes back to this page afterwards.
+    let logInPath: String
     var content = ""
 }
 

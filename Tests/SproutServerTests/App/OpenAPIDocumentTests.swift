@@ -7,9 +7,9 @@ import Testing
 
 /// The published OpenAPI document and the router describe the same API.
 @Suite struct OpenAPIDocumentTests {
-    /// Routes that are pages for people, not API operations.
+    /// Routes that are pages for people (and the JSON only their scripts use), not API operations.
     static func isAPI(_ path: String) -> Bool {
-        !(path == "/" || path.hasPrefix("/static") || WebApp.all.contains { $0.path == path } || path == "/openapi.json")
+        !(BrowserRoutes.contains(path) || path == "/openapi.json")
     }
 
     func document() async throws -> JSON {

@@ -41,18 +41,18 @@ import Testing
         #expect(!home.body.contains("aria-current"))
     }
 
-    @Test func homeHasACardForEachAppAndOnlyTodosIsAvailable() async throws {
+    @Test func homeHasACardForEachAppAndTodosAndCommunityAreAvailable() async throws {
         let page = try await get("/")
         #expect(page.body.components(separatedBy: #"<li class="app-card"#).count - 1 == 5)
-        #expect(page.body.components(separatedBy: "is-coming-soon").count - 1 == 4)
-        #expect(page.body.components(separatedBy: "사용 가능").count - 1 == 1)
+        #expect(page.body.components(separatedBy: "is-coming-soon").count - 1 == 3)
+        #expect(page.body.components(separatedBy: "사용 가능").count - 1 == 2)
         for app in WebApp.all {
             #expect(page.body.contains(#"class="app-card-link" href="\#(app.path)""#))
             #expect(page.body.contains(app.englishName))
         }
     }
 
-    @Test(arguments: ["/diary", "/community", "/market", "/board"])
+    @Test(arguments: ["/diary", "/market", "/board"])
     func appsWithoutAWebPageSayComingSoon(path: String) async throws {
         let page = try await get(path)
         let app = try #require(WebApp.all.first { $0.path == path })
@@ -61,6 +61,7 @@ import Testing
         #expect(page.body.contains("준비 중"))
         #expect(page.body.contains(app.englishName))
         #expect(!page.body.contains("todos.js"))
+        #expect(page.body.contains(#"<script src="/static/site.js?v="#), "the header's script is on every page")
     }
 
     @Test func todosPageHasTheAppsControlsAndLoadsItsScript() async throws {
@@ -75,7 +76,10 @@ import Testing
         #expect(page.body.contains(#"<link rel="stylesheet" href="/static/app.css?v=\#(version)">"#))
     }
 
-    @Test(arguments: [("app.css", "text/css; charset=utf-8"), ("todos.js", "text/javascript; charset=utf-8")])
+    @Test(arguments: [
+        ("app.css", "text/css; charset=utf-8"), ("todos.js", "text/javascript; charset=utf-8"), ("site.js", "text/javascript; charset=utf-8"),
+        ("account.js", "text/javascript; charset=utf-8"), ("community.js", "text/javascript; charset=utf-8"),
+    ])
     func staticFilesAreServedWithTheirContentType(name: String, contentType: String) async throws {
         let page = try await get("/static/\(name)")
         #expect(page.status == .ok)

@@ -59,7 +59,9 @@
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     let response;
     try {
-      response = await fetch(API + path, { ...options, headers });
+      // Same-origin credentials (fetch's default, stated): a signed-in visitor's session cookie makes the API
+      // answer with their own list; the browser's `Origin` on writes satisfies the server's cross-site guard.
+      response = await fetch(API + path, { ...options, headers, credentials: "same-origin" });
     } catch {
       throw new ApiError("서버에 연결할 수 없어요. 네트워크를 확인한 뒤 다시 시도해 주세요.", 0);
     }

@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import SproutServer
+
+/// Pages that depend on who is signed in: the header, the account pages, the Community's pages and the Todos
+/// page's owner line. What their scripts do is tested in Tests/Browser.
+@Suite struct WebAccountPagesTests {
+    typealias Page = WebPagesTests.Page
+
+    @Test func signedOutVisitorsSeeLogInAndSignUpInTheHeader() async throws {
+        try await withTestApp { client, _ in
+            let page = try await client.page("/todos")
+            #expect(page.body.contains(#"id="login-link" href="/account/login?next=/todos""#))
+            #expect(page.body.contains(#"id="signup-link" href="/account/signup""#))
+            #expect(!page.body.contains("logout-button"))
+            #expect(!page.body.contains("data-user-id"))
+            #expect(page.body.contains("모두가 함께 쓰는 목록이에요."))
+            #expect(page.headers[.cacheControl] == "private, no-cache")
+            #expect(page.headers[.vary] == "Cookie")
+        }
+    }
+
+    @Test(arguments: ["/", "/todos", "/diary", "/community", "/community/write", "/community/posts/1", "/account/password"])
+    func signedInVisitorsSeeTheirNameAndALogOutButtonOnEveryPage(path: String) async throws {
+        try await withTestApp { client, _ in
+            let signUp = try await client.send(
+                .post, "/web/account", headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: "username=<i>o'k&email=escaped@example.com&password=password1"
+            )
+            let id = try #require(signUp.json?["user"]?["id"]?.int)
+            let cookie = try WebSessionTests.cookie(from: signUp)
+            let page = try await client.page(path, cookie: cookie)
+            #expect(page.status == .ok)
+            #expect(page.body.contains(#"data-user-id="\#(id)" data-username="&lt;i&gt;o&#39;k""#))
+            #expect(page.body.contains(#"id="logout-button""#))
+            #expect(page.body.contains(#"<dialog id="logout-dialog""#))
+            #expect(page.body.contains("&lt;i&gt;o&#39;k</a>"))
+            #expect(!page.body.contains("<i>o'k"), "the username is escaped everywhere")
+            #expect(!page.body.contains(#"id="login-link""#))
+            #expect(page.body.contains("/static/site.js?v="))
+        }
+    }
+
+    @Test func theTodosPageSaysWhoseListItIs() async throws {
+        try await withTestApp { client, _ in
+            try await client.signUp("planner")
+            let cookie = try WebSessionTests.cookie(from: try await client.logInOnWeb("planner"))
+            let page = try await client.page("/todos", cookie: cookie)
+            #expect(page.body.contains("<strong>planner</strong> 님의 할 일 목록이에요."))
+        }
+    }
+
+    @Test func aStaleCookieIsJustASignedOutVisitor() async throws {
+        try await withTestApp { client, _ in
+            let page = try await client.page("/community", cookie: "sprout_session=not-a-session")
+            #expect(page.status == .ok)
+            #expect(page.body.contains(#"id="sign-in-prompt""#))
+        }
+    }
+
+    @Test(arguments: ["/community", "/community/write", "/community/posts/7"])
+    func signedOutVisitorsToTheCommunitySeeAPromptToLogIn(path: String) async throws {
+        try await withTestApp { client, _ in
+            let page = try await client.page(path)
+            #expect(page.status == .ok)
+            #expect(page.body.contains(#"id="sign-in-prompt""#))
+            #expect(page.body.contains(#"href="/account/login?next=\#(path)" id="prompt-login""#))
+            #expect(!page.body.contains("community.js"), "nothing to run without an account")
+            #expect(page.body.contains(#"<a href="/community" aria-current="page">"#))
+        }
+    }
+
+    @Test func signedInVisitorsGetTheCommunityScreens() async throws {
+        try await withTestApp { client, _ in
+            try await client.signUp("member")
+            let cookie = try WebSessionTests.cookie(from: try await client.logInOnWeb("member"))
+            let feed = try await client.page("/community", cookie: cookie)
+            for id in ["feed", "write-link", "sort-newest", "sort-oldest", "post-list", "more", "post-row"] {
+                #expect(feed.body.contains(#"id="\#(id)""#), "feed is missing #\(id)")
+            }
+            #expect(feed.body.contains("/static/community.js?v="))
+            let post = try await client.page("/community/posts/12", cookie: cookie)
+            #expect(post.body.contains(#"data-post-id="12""#))
+            for id in ["post-delete", "comment-form", "comment-text", "comment-submit", "delete-dialog"] {
+                #expect(post.body.contains(#"id="\#(id)""#), "post page is missing #\(id)")
+            }
+            let write = try await client.page("/community/write", cookie: cookie)
+            #expect(write.body.contains("<h1 id=\"write-title\">새 글</h1>"))
+            #expect(!write.body.contains("data-post-id"))
+            let edit = try await client.page("/community/write?post=12", cookie: cookie)
+            #expect(edit.body.contains("<h1 id=\"write-title\">글 수정</h1>"))
+            #expect(edit.body.contains(#"data-post-id="12""#))
+        }
+    }
+
+    @Test(arguments: ["/community/posts/0", "/community/posts/abc", "/community/posts/-3"])
+    func postPagesNeedAPositiveID(path: String) async throws {
+        try await withTestApp { client, _ in
+            let page = try await client.page(path)
+            #expect(page.status == .notFound)
+        }
+    }
+
+    @Test func accountPagesSendVisitorsWhereTheyBelong() async throws {
+        try await withTestApp { client, _ in
+            let password = try await client.page("/account/password")
+            #expect(password.status == .seeOther)
+            #expect(password.headers[.location] == "/account/login?next=/account/password")
+
+            let login = try await client.page("/account/login?next=/community/posts/3")
+            #expect(login.status == .ok)
+            #expect(login.body.contains(#"data-next="/community/posts/3""#))
+            #expect(login.body.contains(#"id="login-submit" disabled"#))
+            let signUp = try await client.page("/account/signup")
+            #expect(signUp.body.contains(#"data-next="/community""#))
+            #expect(signUp.body.contains(#"id="signup-submit" disabled"#))
+
+            try await client.signUp("settled")
+            let cookie = try WebSessionTests.cookie(from: try await client.logInOnWeb("settled"))
+            let again = try await client.page("/account/login?next=/todos", cookie: cookie)
+            #expect(again.status == .seeOther)
+            #expect(again.headers[.location] == "/todos")
+            #expect(try await client.page("/account/password", cookie: cookie).status == .ok)
+        }
+    }
+
+    /// A log-in link may only lead back into this site.
+    @Test(arguments: ["//evil.example", "/\\evil.example", "https://evil.example", "evil", "/ok%0d%0aX: y"])
+    func nextMustBeAPathOnThisSite(next: String) async throws {
+        try await withTestApp { client, _ in
+            let page = try await client.page("/account/login?next=\(next.formEncoded)")
+            #expect(page.body.contains(#"data-next="/community""#), "\(next)")
+        }
+    }
+}
+
+extension TestClientProtocol {
+    func page(_ path: String, cookie: String? = nil) async throws -> WebPagesTests.Page {
+        let headers: HTTPFields = cookie.map { [.cookie: $0] } ?? [:]
+        return try await execute(uri: path, method: .get, headers: headers) { response in
+            WebPagesTests.Page(status: response.status, headers: response.headers, body: String(buffer: response.body))
+        }
+    }
+}
