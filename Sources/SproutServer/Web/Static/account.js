@@ -3,28 +3,14 @@
 "use strict";
 
 (() => {
-  const { api, flashNext, setBusy, showError } = window.Sprout;
+  const { api, flashNext, onSubmit } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const error = $("form-error");
 
   // `data-next` was checked by the server to be a path on this site.
   const nextPage = (form) => form.dataset.next || "/community";
 
-  // Submits `form` with `send`, keeping the button disabled while it runs and the error shown if it fails.
-  function handle(form, send) {
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      if (form.dataset.busy === "true") return;
-      showError(error, "");
-      setBusy(form, true);
-      try {
-        await send();
-      } catch (failure) {
-        showError(error, failure.message);
-        setBusy(form, false);
-      }
-    });
-  }
+  const handle = (form, send) => onSubmit(form, error, send);
 
   const login = $("login-form");
   if (login) {

@@ -5,7 +5,7 @@
 "use strict";
 
 (() => {
-  const { api, formatDate, flashNext, refreshForm, setBusy, showError, me } = window.Sprout;
+  const { api, formatDate, flashNext, refreshForm, setBusy, showError, onSubmit, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 20;
 
@@ -213,23 +213,13 @@
       location.assign("/community");
     }));
 
-    commentForm.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      if (commentForm.dataset.busy === "true") return;
-      showError(commentError, "");
-      setBusy(commentForm, true);
-      try {
-        const comment = await api("POST", "/comments", { comment: commentText.value, post: postID });
-        commentList.append(commentRow(comment));
-        updateCount();
-        commentText.value = "";
-      } catch (failure) {
-        showError(commentError, `댓글을 등록하지 못했어요.. ${failure.message}`);
-      } finally {
-        setBusy(commentForm, false);
-        refreshForm(commentForm);
-      }
-    });
+    onSubmit(commentForm, commentError, async () => {
+      const comment = await api("POST", "/comments", { comment: commentText.value, post: postID });
+      commentList.append(commentRow(comment));
+      updateCount();
+      commentText.value = "";
+      setBusy(commentForm, false);
+    }, "댓글을 등록하지 못했어요.. ");
 
     commentList.addEventListener("click", (event) => {
       const item = event.target.closest("li.comment");
@@ -266,20 +256,11 @@
       form.addEventListener("input", () => refreshForm(form));
       refreshForm(form);
       input.focus();
-      form.addEventListener("submit", async (event) => {
-        event.preventDefault();
-        if (form.dataset.busy === "true") return;
-        showError(error, "");
-        setBusy(form, true);
-        try {
-          const comment = await api("PUT", `/comments/${id}`, { comment: input.value, post: postID });
-          fillComment(item, comment);
-          stopEditing(item);
-        } catch (failure) {
-          showError(error, `댓글을 고치지 못했어요.. ${failure.message}`);
-          setBusy(form, false);
-        }
-      });
+      onSubmit(form, error, async () => {
+        const comment = await api("PUT", `/comments/${id}`, { comment: input.value, post: postID });
+        fillComment(item, comment);
+        stopEditing(item);
+      }, "댓글을 고치지 못했어요.. ");
     }
 
     function stopEditing(item) {
@@ -317,22 +298,13 @@
       }
     }
 
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      if (form.dataset.busy === "true") return;
-      showError(error, "");
-      setBusy(form, true);
-      try {
-        const post = editing === null
-          ? await api("POST", "/posts", { text: text.value })
-          : await api("PUT", `/posts/${editing}`, { text: text.value });
-        flashNext(editing === null ? "글을 올렸어요." : "글을 고쳤어요.");
-        location.assign(`/community/posts/${post.id}`);
-      } catch (failure) {
-        showError(error, `${editing === null ? "글을 올리지" : "글을 고치지"} 못했어요.. ${failure.message}`);
-        setBusy(form, false);
-      }
-    });
+    onSubmit(form, error, async () => {
+      const post = editing === null
+        ? await api("POST", "/posts", { text: text.value })
+        : await api("PUT", `/posts/${editing}`, { text: text.value });
+      flashNext(editing === null ? "글을 올렸어요." : "글을 고쳤어요.");
+      location.assign(`/community/posts/${post.id}`);
+    }, `${editing === null ? "글을 올리지" : "글을 고치지"} 못했어요.. `);
 
     if (editing !== null) loadForEditing();
   }

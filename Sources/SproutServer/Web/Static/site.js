@@ -131,6 +131,23 @@
     element.hidden = !message;
   }
 
+  // Submits `form` with `send`, one at a time: the button waits while it runs; a failure is shown in
+  // `errorElement` (after `failurePrefix`) and the form may be sent again. On success `send` decides what follows.
+  function onSubmit(form, errorElement, send, failurePrefix = "") {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (form.dataset.busy === "true") return;
+      showError(errorElement, "");
+      setBusy(form, true);
+      try {
+        await send();
+      } catch (failure) {
+        showError(errorElement, failurePrefix + failure.message);
+        setBusy(form, false);
+      }
+    });
+  }
+
   // ---- Dates: yyyy/MM/dd a hh:mm in Korean, as the SeSAC app showed them ------------------------------
 
   const dateFormat = new Intl.DateTimeFormat("ko-KR", {
@@ -177,7 +194,7 @@
     });
   }
 
-  window.Sprout = { api, ApiError, errorMessage, formatDate, flashNext, watchForm, refreshForm, setBusy, showError, me };
+  window.Sprout = { api, ApiError, errorMessage, formatDate, flashNext, watchForm, refreshForm, setBusy, showError, onSubmit, me };
 
   setUpLogout();
   showFlash();
