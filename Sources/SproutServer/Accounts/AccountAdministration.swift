@@ -48,8 +48,7 @@ public struct AccountAdministration: Sendable {
     public func resetPassword(_ reference: String, to newPassword: String? = nil) async throws -> String {
         let account = try await account(reference)
         let password = newPassword ?? ServerSecrets.randomToken(byteCount: 12)
-        let bytes = password.utf8.count
-        guard AccountInput.passwordBytes.contains(bytes), password.filter({ $0 == "$" }).count <= 3 else {
+        guard AccountInput.isAcceptablePassword(password) else {
             throw AccountAdministrationError.weakPassword(
                 "A password must be \(AccountInput.passwordBytes.lowerBound) to \(AccountInput.passwordBytes.upperBound) bytes long, with at most three '$'."
             )

@@ -67,7 +67,16 @@ enum AccountInput {
         guard password.utf8.count <= passwordBytes.upperBound else {
             throw .passwordFormat("Your password must be at most \(passwordBytes.upperBound) bytes long.")
         }
-        guard password.filter({ $0 == "$" }).count <= 3 else { throw .passwordDollars }
+        guard hasAtMostThreeDollars(password) else { throw .passwordDollars }
+    }
+
+    /// Whether a password meets every rule above (the administrator's reset checks the same ones).
+    static func isAcceptablePassword(_ password: String) -> Bool {
+        passwordBytes.contains(password.utf8.count) && hasAtMostThreeDollars(password)
+    }
+
+    private static func hasAtMostThreeDollars(_ password: String) -> Bool {
+        password.utf8.lazy.filter { $0 == UInt8(ascii: "$") }.count <= 3
     }
 
     private static func text(_ value: FieldValue?) -> String? {

@@ -34,10 +34,10 @@ struct StrapiError: HTTPResponseError {
         }
     }
 
+    /// The caller-dependent headers are added by `CallerDependentHeadersMiddleware`, which every route group that
+    /// throws these sits behind.
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try Response.json(body, status: status)
-        response.headers[.cacheControl] = "private, no-store"
-        return response
+        try Response.json(body, status: status)
     }
 }
 
