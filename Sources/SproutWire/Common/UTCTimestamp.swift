@@ -7,7 +7,7 @@ import Musl
 import Darwin
 #endif
 
-/// `yyyy-MM-ddTHH:mm:ss.fffZ` in UTC with 3 (Strapi) or 6 (Laravel) fraction digits, written digit by digit:
+/// `yyyy-MM-ddTHH:mm:ss.fffZ` in UTC with 2 (the open market), 3 (Strapi) or 6 (Laravel) fraction digits, written digit by digit:
 /// a feed of 20 posts carries ~250 timestamps, and building them from padded substrings was 16% of its CPU (perf).
 enum UTCTimestamp {
     static func string(from date: Date, fractionDigits: Int) -> String {
@@ -15,7 +15,7 @@ enum UTCTimestamp {
         // Rounded to the unit shown, not cut: a date stored as whole milliseconds comes back a hair off — a REAL
         // on SQLite, and postgres-nio cuts a Date to whole microseconds downwards (….477 is stored as ….476999).
         // Cutting that would show the millisecond before, and a filter on the shown date would miss its row.
-        let scale = fractionDigits >= 6 ? 1_000_000.0 : 1_000.0
+        let scale = pow(10, Double(fractionDigits))
         let units = (interval * scale).rounded()
         var seconds = time_t((units / scale).rounded(.down))
         let fraction = Int(units - Double(seconds) * scale)
