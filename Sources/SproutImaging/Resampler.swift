@@ -19,6 +19,33 @@ enum Resampler {
         }
     }
 
+    /// Adds every pixel of a source row, as `sample(pixel offset, channel)`, into the target columns it overlaps.
+    @inline(__always)
+    private static func reduceRow(
+        _ row: UnsafeBufferPointer<UInt8>,
+        channels: Int,
+        columns: UnsafeBufferPointer<Span>,
+        into line: UnsafeMutableBufferPointer<UInt64>,
+        sample: (Int, Int) -> UInt64
+    ) {
+        for x in 0..<columns.count {
+            let span = columns[x]
+            let pixel = x * channels
+            let first = span.first * channels
+            if span.secondWeight == 0 {
+                for channel in 0..<channels {
+                    line[first + channel] &+= sample(pixel, channel) &* span.firstWeight
+                }
+            } else {
+                for channel in 0..<channels {
+                    let value = sample(pixel, channel)
+                    line[first + channel] &+= value &* span.firstWeight
+                    line[first + channels + channel] &+= value &* span.secondWeight
+                }
+            }
+        }
+    }
+
     /// `bitmap` scaled down to `width` × `height`, which must not exceed its size in either direction.
     static func downsample(_ bitmap: Bitmap, width: Int, height: Int) -> Bitmap {
         let (sw, sh, channels) = (bitmap.width, bitmap.height, bitmap.channels)
@@ -36,32 +63,31 @@ enum Resampler {
         var sums = [UInt64](repeating: 0, count: rowLength * height)
 
         bitmap.pixels.withUnsafeBufferPointer { source in
-            line.withUnsafeMutableBufferPointer { line in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    for y in 0..<sh {
-                        line.update(repeating: 0)
-                        let rowStart = y * sw * channels
-                        for x in 0..<sw {
-                            let span = columns[x]
-                            let pixel = rowStart + x * channels
-                            let weight = alpha >= 0 ? UInt64(source[pixel + alpha]) : 1
-                            let first = span.first * channels
-                            for channel in 0..<channels {
-                                let sample = UInt64(source[pixel + channel]) * (channel == alpha ? 1 : weight)
-                                line[first + channel] &+= sample &* span.firstWeight
-                                if span.secondWeight != 0 {
-                                    line[first + channels + channel] &+= sample &* span.secondWeight
+            columns.withUnsafeBufferPointer { columns in
+                line.withUnsafeMutableBufferPointer { line in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        for y in 0..<sh {
+                            line.update(repeating: 0)
+                            let row = UnsafeBufferPointer(rebasing: source[y * sw * channels..<(y + 1) * sw * channels])
+                            if alpha >= 0 {
+                                reduceRow(row, channels: channels, columns: columns, into: line) { pixel, channel in
+                                    let alphaValue = UInt64(row[pixel + alpha])
+                                    return channel == alpha ? alphaValue : UInt64(row[pixel + channel]) &* alphaValue
+                                }
+                            } else {
+                                reduceRow(row, channels: channels, columns: columns, into: line) { pixel, channel in
+                                    UInt64(row[pixel + channel])
                                 }
                             }
-                        }
-                        let span = rows[y]
-                        let target = span.first * rowLength
-                        for index in 0..<rowLength {
-                            sums[target + index] &+= line[index] &* span.firstWeight
-                        }
-                        if span.secondWeight != 0 {
+                            let span = rows[y]
+                            let target = span.first * rowLength
                             for index in 0..<rowLength {
-                                sums[target + rowLength + index] &+= line[index] &* span.secondWeight
+                                sums[target + index] &+= line[index] &* span.firstWeight
+                            }
+                            if span.secondWeight != 0 {
+                                for index in 0..<rowLength {
+                                    sums[target + rowLength + index] &+= line[index] &* span.secondWeight
+                                }
                             }
                         }
                     }
