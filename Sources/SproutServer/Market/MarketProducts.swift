@@ -121,10 +121,11 @@ struct MarketProducts: Sendable {
     /// A partial merge checked on the merged product, written only over what was read (retried if another
     /// change landed in between).
     func modify(id: Int, vendor: MarketVendor, fields: FormFields) async throws -> MarketProduct {
+        var current = try await ownProduct(id: id, vendor: vendor)
+        guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
         let changes = try MarketInput.changes(fields)
-        for _ in 0..<5 {
-            let current = try await ownProduct(id: id, vendor: vendor)
-            guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
+        for attempt in 0..<5 {
+            if attempt > 0 { current = try await ownProduct(id: id, vendor: vendor) }
             let merged = try merge(changes, into: current)
             if merged == current { return current }
             if try await repository.replace(current, with: merged) {
