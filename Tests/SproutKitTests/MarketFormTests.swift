@@ -43,6 +43,11 @@ import Testing
         #expect(form.validate()?.name.count == 100)
         form.name = "맥북a"
         #expect(form.validate() != nil)
+        // Characters as a person sees them: three flags are three, a hundred are not too many.
+        form.name = "🇰🇷🇺🇸🇯🇵"
+        #expect(form.validate() != nil)
+        form.name = String(repeating: "🇰🇷", count: 100)
+        #expect(form.validate() != nil)
     }
 
     @Test func theDescriptionHasAtMostAThousandCharacters() {

@@ -58,10 +58,11 @@ public enum ProductFormValidation {
         case stock
     }
 
-    /// The trimmed name, or why it cannot be saved. Lengths count Unicode code points, as the server does.
+    /// The trimmed name, or why it cannot be saved. Lengths count characters as a person sees them (Swift's
+    /// `Character`s), as Sprout does.
     public static func validName(_ raw: String) -> Result<String, Failure> {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        let length = name.unicodeScalars.count
+        let length = name.count
         if length < minimumNameLength { return .failure(.nameTooShort) }
         if length > maximumNameLength { return .failure(.nameTooLong) }
         return .success(name)
@@ -69,7 +70,7 @@ public enum ProductFormValidation {
 
     /// The description as it will be saved (not trimmed), or why it cannot be.
     public static func validDescription(_ text: String) -> Result<String, Failure> {
-        text.unicodeScalars.count > maximumDescriptionLength ? .failure(.descriptionTooLong) : .success(text)
+        text.count > maximumDescriptionLength ? .failure(.descriptionTooLong) : .success(text)
     }
 
     /// An amount typed into a number pad: digits with at most one decimal point, surrounding white space ignored.
