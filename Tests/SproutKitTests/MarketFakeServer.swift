@@ -19,8 +19,7 @@ final class MarketFakeServer: HTTPTransport, @unchecked Sendable {
     private var vendors: [Vendor] = []
     private var sent: [URLRequest] = []
     private var failures: [(method: String, pathPrefix: String, status: Int)] = []
-    private var held = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private let gate = AnswerGate()
 
     static let base = URL(string: "http://127.0.0.1:9")!
 
@@ -58,24 +57,13 @@ final class MarketFakeServer: HTTPTransport, @unchecked Sendable {
     func product(_ id: Int) -> MarketProductJSON? { lock.withLock { products.first { $0.id == id } } }
 
     /// Answers are computed (the server acts) but not returned until `release()`.
-    func hold() { lock.withLock { held = true } }
+    func hold() { gate.hold() }
 
-    func release() {
-        let continuations = lock.withLock {
-            held = false
-            defer { waiting = [] }
-            return waiting
-        }
-        continuations.forEach { $0.resume() }
-    }
+    func release() { gate.release() }
 
     /// Waits (briefly) until `count` requests have arrived.
     func waitForRequests(_ count: Int) async throws {
-        for _ in 0..<500 {
-            if lock.withLock({ sent.count >= count }) { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw StubError.timedOut
+        try await eventually { self.lock.withLock { self.sent.count >= count } }
     }
 
     // MARK: The transport
@@ -85,16 +73,7 @@ final class MarketFakeServer: HTTPTransport, @unchecked Sendable {
             sent.append(request)
             return answer(request)
         }
-        let mustWait = lock.withLock { held }
-        if mustWait {
-            await withCheckedContinuation { continuation in
-                let stillHeld = lock.withLock {
-                    if held { waiting.append(continuation) }
-                    return held
-                }
-                if !stillHeld { continuation.resume() }
-            }
-        }
+        await gate.passThrough()
         return (body, HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: nil)!)
     }
 

@@ -12,8 +12,7 @@ import Testing
     final class ImageServer: HTTPTransport, @unchecked Sendable {
         private let lock = NSLock()
         private var fetches: [String: Int] = [:]
-        private var held = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
+        private let gate = AnswerGate()
         let size: Int
         let status: Int
 
@@ -24,11 +23,8 @@ import Testing
 
         func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let url = request.url!
-            let mustWait = lock.withLock {
-                fetches[url.absoluteString, default: 0] += 1
-                return held
-            }
-            if mustWait { await withCheckedContinuation { continuation in lock.withLock { waiting.append(continuation) } } }
+            lock.withLock { fetches[url.absoluteString, default: 0] += 1 }
+            await gate.passThrough()
             return (Self.image(url, size: size), HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: nil)!)
         }
 
@@ -38,16 +34,8 @@ import Testing
 
         func count(_ url: URL) -> Int { lock.withLock { fetches[url.absoluteString] ?? 0 } }
         var total: Int { lock.withLock { fetches.values.reduce(0, +) } }
-        func hold() { lock.withLock { held = true } }
-
-        func release() {
-            let continuations = lock.withLock {
-                held = false
-                defer { waiting = [] }
-                return waiting
-            }
-            continuations.forEach { $0.resume() }
-        }
+        func hold() { gate.hold() }
+        func release() { gate.release() }
     }
 
     /// Fails every request, as a device without a network would.
@@ -161,7 +149,7 @@ import Testing
         let url = Self.url("shared")
         let results = try await withThrowingTaskGroup(of: Data.self) { group in
             for _ in 0..<5 { group.addTask { try await cache.data(for: url) } }
-            for _ in 0..<200 where server.total == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await eventually { server.total > 0 }
             try await Task.sleep(for: .milliseconds(50))
             server.release()
             return try await group.reduce(into: []) { $0.append($1) }

@@ -43,9 +43,7 @@ public final class ProductListStore {
     public let itemsPerPage: Int
     private let client: MarketClient
     private let settings: any SettingsStore
-    @ObservationIgnored private var loadTask: Task<Void, Never>?
-    /// Bumped whenever the list is restarted, so answers to an older request are dropped.
-    @ObservationIgnored private var generation = 0
+    @ObservationIgnored private let loads = PageLoadCoordinator()
 
     /// - Parameters:
     ///   - client: the market API (reading needs no credentials).
@@ -79,10 +77,7 @@ public final class ProductListStore {
     /// Loads page `pageNo + 1`. While a page is loading no second request starts (the call waits for that one);
     /// when the server said there is no next page, nothing is requested.
     public func loadMore() async {
-        if let loadTask {
-            await loadTask.value
-            return
-        }
+        if await loads.joinRunning() { return }
         guard hasLoaded, hasNext else { return }
         await startLoad(.loadingMore)
     }
@@ -101,9 +96,7 @@ public final class ProductListStore {
     }
 
     private func restart(clearing: Bool) async {
-        loadTask?.cancel()
-        loadTask = nil
-        generation += 1
+        loads.restart()
         if clearing {
             products = []
             pageNo = 0
@@ -115,13 +108,8 @@ public final class ProductListStore {
     }
 
     private func startLoad(_ state: LoadState) async {
-        let generation = self.generation
         loadState = state
-        let task = Task { await self.load(state, generation: generation) }
-        loadTask = task
-        await task.value
-        if self.generation == generation {
-            loadTask = nil
+        if await loads.run({ generation in await self.load(state, generation: generation) }) {
             loadState = .idle
         }
     }
@@ -130,7 +118,7 @@ public final class ProductListStore {
         let page = state == .refreshing ? 1 : pageNo + 1
         do {
             let result = try await client.products(page: page, itemsPerPage: itemsPerPage, search: query.isEmpty ? nil : query)
-            guard generation == self.generation, !Task.isCancelled else { return }
+            guard loads.isCurrent(generation), !Task.isCancelled else { return }
             if state == .refreshing {
                 products = result.products
             } else {
@@ -146,7 +134,7 @@ public final class ProductListStore {
         } catch .cancelled {
             return
         } catch {
-            guard generation == self.generation else { return }
+            guard loads.isCurrent(generation) else { return }
             report(error)
         }
     }
