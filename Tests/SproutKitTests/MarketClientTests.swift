@@ -171,6 +171,39 @@ import Testing
         #expect(transport.requests[0].jsonBody as? [String: String] == ["name": "새싹상회"])
     }
 
+    @Test func productCallsNeverCarryTheAccountToken() async throws {
+        let product = try MarketFixture.json(MarketFixture.product(id: 9))
+        let page = try MarketFixture.json(MarketPageJSON(pageNo: 1, itemsPerPage: 20, totalCount: 0, pages: []))
+        let transport = RecordingTransport { request in
+            switch (request.httpMethod, request.url?.path) {
+            case ("GET", "/api/products"): (200, page)
+            case ("POST", "/api/products/9/archived"): (200, Data("/api/products/OXxz".utf8))
+            default: (200, product)
+            }
+        }
+        let client = Self.client(transport, generation: .v3)
+        _ = try await client.products()
+        _ = try await client.product(id: 9)
+        _ = try await client.modify(id: 9, changes: MarketProductChanges(secret: "s", generation: .v3))
+        _ = try await client.delete(id: 9, vendorSecret: "s")
+        #expect(transport.requests.count == 5)
+        #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "Authorization") == nil })
+    }
+
+    @MainActor
+    @Test func aRefusedIdentifierDoesNotSignTheSessionOut() async throws {
+        let transport = RecordingTransport(status: 401, body: try MarketFixture.json(MarketErrorJSON(code: 401, message: "unknown identifier")))
+        let session = Session(baseURL: MarketFakeServer.base, transport: transport, tokenStore: InMemoryTokenStore(StoredCredentials(token: "account-token", userID: 1)))
+        let client = session.market(credentials: Self.vendor)
+        await #expect { try await client.modify(id: 9, changes: MarketProductChanges(secret: "s", generation: .v3)) } throws: {
+            ($0 as? APIError)?.marketError(during: .modify).kind == .unauthorized
+        }
+        #expect(session.isSignedIn)
+        // The vendor calls are the account's: a 401 there means the token is no longer good.
+        await #expect(throws: APIError.self) { try await client.myVendor() }
+        #expect(!session.isSignedIn && transport.requests.last?.value(forHTTPHeaderField: "Authorization") == "Bearer account-token")
+    }
+
     @Test func theHealthCheckWantsOK() async throws {
         try await Self.client(RecordingTransport(body: Data("\"OK\"".utf8)), generation: .v2).healthCheck()
         #expect(Self.client(RecordingTransport(body: Data()), generation: .v2).generation == .v2)

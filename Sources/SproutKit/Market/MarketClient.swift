@@ -7,7 +7,9 @@ import SproutWire
 /// the PATCH body (`descriptions` for v2, `description` for v3) and the delete flow (v2 looks up the product
 /// secret, v3 the archived path). Reading is the same for both: the page decoder takes either envelope.
 /// Product changes carry `credentials.identifier` in the `identifier` header; the vendor calls need an account
-/// token from the client's token provider (`Session.market(...)` gives a client that has both).
+/// token from the client's token provider (`Session.market(...)` gives a client that has both). Product calls
+/// never carry the account token: the market knows vendors by `identifier`, and a 401 for an unknown identifier
+/// must not reach the client's `onUnauthorized` and sign a session out.
 public struct MarketClient: Sendable {
     /// The client requests go through.
     public let client: APIClient
@@ -31,7 +33,7 @@ public struct MarketClient: Sendable {
     /// `GET /healthChecker`: returns when the server answers 200 with `"OK"`.
     /// - Throws: `APIError.decoding` when the answer is something else.
     public func healthCheck() async throws(APIError) {
-        try await client.send(Request(path: "/healthChecker") { data in
+        try await productRoutes.send(Request(path: "/healthChecker") { data in
             guard Self.plainText(data) == "OK" else { throw MarketClientError.unexpectedAnswer("health check: \(Self.plainText(data))") }
         })
     }
@@ -45,7 +47,7 @@ public struct MarketClient: Sendable {
     public func products(page: Int = 1, itemsPerPage: Int = 20, search: String? = nil) async throws(APIError) -> MarketPage {
         let search = search?.isEmpty == true ? nil : search
         let query = [("page_no", String(page)), ("items_per_page", String(itemsPerPage)), ("search_value", search)]
-        return try await client.send(Request(path: "/api/products", query: query) { data in
+        return try await productRoutes.send(Request(path: "/api/products", query: query) { data in
             // The v2 server answered 204 with no body past the last page: an empty last page.
             guard !data.isEmpty else {
                 return MarketPage(products: [], pageNo: page, itemsPerPage: itemsPerPage, totalCount: 0, lastPage: 0, hasNext: false, hasPrev: page > 1)
@@ -56,7 +58,7 @@ public struct MarketClient: Sendable {
 
     /// `GET /api/products/{id}`; 404 for an unknown id.
     public func product(id: Int) async throws(APIError) -> MarketProduct {
-        try await client.send(Self.productRequest(.get, "/api/products/\(id)"))
+        try await productRoutes.send(Self.productRequest(.get, "/api/products/\(id)"))
     }
 
     // MARK: Changing products
@@ -80,7 +82,7 @@ public struct MarketClient: Sendable {
         for image in images {
             form.append(image.data, named: "images", filename: image.filename, contentType: image.mediaType)
         }
-        return try await client.send(Self.productRequest(.post, "/api/products", body: .multipart(form), headers: try identifierHeader()))
+        return try await productRoutes.send(Self.productRequest(.post, "/api/products", body: .multipart(form), headers: try identifierHeader()))
     }
 
     /// `PATCH /api/products/{id}` with `changes` as JSON (its description key set by this client's
@@ -89,7 +91,7 @@ public struct MarketClient: Sendable {
     public func modify(id: Int, changes: MarketProductChanges) async throws(APIError) -> MarketProduct {
         var changes = changes
         changes.generation = generation
-        return try await client.send(Self.productRequest(.patch, "/api/products/\(id)", body: .encodable(changes), headers: try identifierHeader()))
+        return try await productRoutes.send(Self.productRequest(.patch, "/api/products/\(id)", body: .encodable(changes), headers: try identifierHeader()))
     }
 
     /// The delete flow's first step, with the vendor secret the person typed: v2 `POST /api/products/{id}/secret`
@@ -102,13 +104,13 @@ public struct MarketClient: Sendable {
         let body = RequestBody.encodable(MarketSecretBody(secret: vendorSecret))
         switch generation {
         case .v2:
-            return try await client.send(Request(method: .post, path: "/api/products/\(id)/secret", body: body, headers: headers) { data in
+            return try await productRoutes.send(Request(method: .post, path: "/api/products/\(id)/secret", body: body, headers: headers) { data in
                 let secret = Self.plainText(data)
                 guard !secret.isEmpty, !secret.contains("/") else { throw MarketClientError.unexpectedAnswer("product secret: \(secret)") }
                 return MarketDeleteTarget(productID: id, path: "/api/products/\(id)/\(FormEncoding.escape(secret))")
             })
         case .v3:
-            return try await client.send(Request(method: .post, path: "/api/products/\(id)/archived", body: body, headers: headers) { data in
+            return try await productRoutes.send(Request(method: .post, path: "/api/products/\(id)/archived", body: body, headers: headers) { data in
                 guard let path = Self.deletePath(Self.plainText(data)) else {
                     throw MarketClientError.unexpectedAnswer("archived path: \(Self.plainText(data))")
                 }
@@ -121,7 +123,7 @@ public struct MarketClient: Sendable {
     /// - Throws: `APIError.invalidRequest` without `credentials`; 400 for a wrong product secret or token.
     @discardableResult
     public func delete(_ target: MarketDeleteTarget) async throws(APIError) -> MarketProduct {
-        try await client.send(Self.productRequest(.delete, target.path, headers: try identifierHeader()))
+        try await productRoutes.send(Self.productRequest(.delete, target.path, headers: try identifierHeader()))
     }
 
     /// Deletes a product the generation's way: `deleteTarget(id:vendorSecret:)`, then `delete(_:)`.
@@ -150,6 +152,11 @@ public struct MarketClient: Sendable {
     }
 
     // MARK: Helpers
+
+    /// `client` without its token provider and 401 handler, for the product routes.
+    private var productRoutes: APIClient {
+        APIClient(baseURL: client.baseURL, transport: client.transport, allowsInsecureHTTP: client.allowsInsecureHTTP)
+    }
 
     private func identifierHeader() throws(APIError) -> [String: String] {
         guard let credentials else {
