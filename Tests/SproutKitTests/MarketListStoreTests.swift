@@ -159,6 +159,19 @@ import Testing
         #expect(third.layout == .list)
     }
 
+    @Test func theLayoutCanLiveInUserDefaults() throws {
+        let suite = "sproutkit-tests-\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let (first, _) = Self.store(products: 0, settings: UserDefaultsSettingsStore(defaults: defaults))
+        first.setLayout(.grid)
+        #expect(defaults.string(forKey: ProductLayout.settingsKey) == "grid")
+        let (second, _) = Self.store(products: 0, settings: UserDefaultsSettingsStore(defaults: defaults))
+        #expect(second.layout == .grid)
+        UserDefaultsSettingsStore(defaults: defaults).set(nil, forKey: ProductLayout.settingsKey)
+        #expect(defaults.string(forKey: ProductLayout.settingsKey) == nil)
+    }
+
     @Test func changesFromOtherScreensShowInPlace() async throws {
         let (store, server) = Self.store(products: 5)
         await store.refresh()
