@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "sprout", targets: ["sprout"]),
         .library(name: "SproutServer", targets: ["SproutServer"]),
         .library(name: "SproutKit", targets: ["SproutKit"]),
+        .library(name: "SproutImaging", targets: ["SproutImaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -28,6 +29,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
     ],
     targets: [
+        // Product images (Open Market): validation and thumbnails with the system's libjpeg(-turbo) and libpng 1.6.
+        // docs/images.md describes the rules.
+        .systemLibrary(
+            name: "CImageLibraries",
+            path: "Sources/CImageLibraries",
+            pkgConfig: "libpng",
+            providers: [.apt(["libjpeg-dev", "libpng-dev"])]
+        ),
+        // The only C: libjpeg reports errors by longjmp, so every libjpeg call sits behind a setjmp here.
+        .target(
+            name: "CImageCodecs",
+            dependencies: ["CImageLibraries"],
+            linkerSettings: [.linkedLibrary("jpeg")]
+        ),
+        .target(
+            name: "SproutImaging",
+            dependencies: ["CImageCodecs", "CImageLibraries"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SproutWire",
             swiftSettings: swiftSettings
@@ -92,6 +112,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SproutImagingTests",
+            dependencies: ["SproutImaging"],
             swiftSettings: swiftSettings
         ),
     ],

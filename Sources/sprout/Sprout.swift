@@ -6,7 +6,7 @@ import SproutServer
 struct Sprout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self],
+        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -77,27 +77,37 @@ struct Seed: AsyncParsableCommand {
     @Option(name: .long, help: "How many demo comments to spread over the new posts.")
     var comments: Int = 30
 
+    @Option(name: .long, help: "How many demo market products (sold by demo1's vendor 새싹상회, with real images).")
+    var products: Int = 12
+
     @OptionGroup var data: DataOptions
 
     func validate() throws {
-        guard todos >= 0, posts >= 0, comments >= 0 else { throw ValidationError("--todos, --posts and --comments must be 0 or more") }
+        guard todos >= 0, posts >= 0, comments >= 0, products >= 0 else {
+            throw ValidationError("--todos, --posts, --comments and --products must be 0 or more")
+        }
         guard (1...1000).contains(accounts) else { throw ValidationError("--accounts must be from 1 to 1000") }
     }
 
     func run() async throws {
         let configuration = try data.configuration()
-        let (todos, accounts, posts, comments) = (todos, accounts, posts, comments)
+        let (todos, accounts, posts, comments, products) = (todos, accounts, posts, comments, products)
         try await withDatabase(configuration) { database in
             try await database.migrate()
             try await TodoSeeder(database: database).seed(count: todos) { inserted in
                 if inserted == todos || inserted % 5000 == 0 { print("Seeded \(inserted)/\(todos) todos") }
             }
-            guard posts > 0 else { return }
+            guard posts > 0 || products > 0 else { return }
             let result = try await CommunitySeeder(database: database).seed(accounts: accounts, posts: posts, comments: comments) { print($0) }
             print("Demo accounts: \(result.usernames.joined(separator: ", "))")
             if let password = result.newPassword {
                 print("New demo accounts sign in with the password \(password) (shown once).")
             }
+            guard products > 0 else { return }
+            let vendor = try await MarketSeeder(database: database, configuration: configuration).seed(products: products) { seeded in
+                print("Seeded \(seeded)/\(products) products")
+            }
+            print("Demo products are sold by \(vendor) (account \(result.usernames[0]); `sprout vendor show \(result.usernames[0])` shows its secret).")
         }
     }
 }

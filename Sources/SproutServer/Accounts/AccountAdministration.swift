@@ -67,7 +67,8 @@ public struct AccountAdministration: Sendable {
         return AccountSummary(updated)
     }
 
-    private func account(_ reference: String) async throws -> Account {
+    /// The account named by an id, a username or an email (`notFound` otherwise).
+    func account(_ reference: String) async throws -> Account {
         if let id = Int(reference), let account = try await accounts.find(id: id) { return account }
         if let account = try await accounts.find(username: reference) { return account }
         if let account = try await accounts.find(email: reference) { return account }

@@ -71,6 +71,14 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase)
     router.addRoutes(WebSessionController<SproutRequestContext>(
         accounts: accounts, publicURL: configuration.publicURL, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
+    let market = MarketParts(configuration, executor: database.executor, images: SystemImageProcessor())
+    router.addRoutes(MarketController<SproutRequestContext>(
+        products: market.products, json: market.json, maxBodySize: configuration.maxRequestBodySize
+    ).endpoints)
+    router.addRoutes(VendorsController<SproutRequestContext>(
+        vendors: market.vendors, authenticator: accounts.authenticator, maxBodySize: configuration.maxRequestBodySize
+    ).endpoints)
+    router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
     let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)

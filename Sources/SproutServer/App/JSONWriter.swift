@@ -24,6 +24,11 @@ struct JSONWriter {
         buffer.writeString(String(value))
     }
 
+    /// A JSON number that always reads as a double: `1200.0`, `2.36` (Swift's shortest round-trip text).
+    mutating func double(_ value: Double) {
+        buffer.writeString(value.isFinite ? value.description : "0.0")
+    }
+
     mutating func bool(_ value: Bool) {
         value ? raw("true") : raw("false")
     }

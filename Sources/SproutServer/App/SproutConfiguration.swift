@@ -22,6 +22,11 @@ public struct SproutConfiguration: Sendable {
     public var jwtSecret: String?
     /// bcrypt's cost for new password hashes (Strapi's 10). Tests lower it; the work doubles with each step.
     public var passwordHashCost: UInt8 = 10
+    /// `MARKET_IMAGE_STORAGE`: where product images are kept — files under the data directory (default), or the
+    /// database (so several servers on one PostgreSQL serve every image).
+    public var marketImageStorage: MarketImageStorageKind = .files
+    /// `MARKET_MAX_IMAGE_BYTES`: the largest product image accepted (the camp's 300 KiB by default).
+    public var marketMaxImageBytes = 307_200
 
     public init(
         hostname: String = "127.0.0.1",
@@ -48,7 +53,7 @@ public struct SproutConfiguration: Sendable {
     }
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
-    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`;
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -109,7 +114,7 @@ public struct SproutConfiguration: Sendable {
         if let secret = environment["JWT_SECRET"], !secret.isEmpty, secret.utf8.count < 32 {
             throw ConfigurationError("JWT_SECRET must be at least 32 bytes long (HS256 keys shorter than the hash are weak); leave it unset to have one generated")
         }
-        return SproutConfiguration(
+        var configuration = SproutConfiguration(
             hostname: hostname ?? value("HOST") ?? "127.0.0.1",
             port: resolvedPort,
             dataDirectory: dataDirectory ?? value("DATA_DIR") ?? "./data",
@@ -121,6 +126,19 @@ public struct SproutConfiguration: Sendable {
             requestTimeout: requestTimeout,
             jwtSecret: environment["JWT_SECRET"]
         )
+        if let raw = value("MARKET_IMAGE_STORAGE") {
+            guard let kind = MarketImageStorageKind(rawValue: raw.lowercased()) else {
+                throw ConfigurationError("MARKET_IMAGE_STORAGE must be files or database, got '\(raw)'")
+            }
+            configuration.marketImageStorage = kind
+        }
+        if let raw = value("MARKET_MAX_IMAGE_BYTES") {
+            guard let parsed = Int(raw), (1024...(20 << 20)).contains(parsed) else {
+                throw ConfigurationError("MARKET_MAX_IMAGE_BYTES must be a number of bytes from 1024 to 20971520, got '\(raw)'")
+            }
+            configuration.marketMaxImageBytes = parsed
+        }
+        return configuration
     }
 
     /// Where the data lives, chosen from `databaseURL` and `dataDirectory`.

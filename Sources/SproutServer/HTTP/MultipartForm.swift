@@ -82,7 +82,7 @@ private struct MultipartReader {
             position = lineEnd + 2
             if line.isEmpty { return headers }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-                  line[..<colon].allSatisfy(Self.isTokenCharacter)
+                  line[..<colon].allSatisfy(isHTTPTokenCharacter)
             else { throw .malformed }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
             // Browsers send file names as raw UTF-8; anything else is read leniently, as PHP does.
@@ -91,15 +91,6 @@ private struct MultipartReader {
         throw .malformed
     }
 
-    /// RFC 9110 `tchar`.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
-    }
 
     private func starts(with prefix: [UInt8], at position: Int) -> Bool {
         position + prefix.count <= bytes.count && prefix.indices.allSatisfy { bytes[position + $0] == prefix[$0] }
@@ -161,5 +152,15 @@ struct HeaderParameters {
         }
         pieces.append(current)
         return pieces
+    }
+}
+
+/// RFC 9110 `tchar`: what a header name may hold.
+func isHTTPTokenCharacter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        return true
+    default:
+        return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
 }

@@ -62,6 +62,8 @@ struct PostgresExecutor: SQLExecutor {
             case .text(let text): bindings.append(text)
             case .bool(let bool): bindings.append(bool)
             case .date(let date): bindings.append(date)
+            case .double(let double): bindings.append(double)
+            case .bytes(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             }
         }
         return PostgresQuery(unsafeSQL: statement.sql, binds: bindings)
@@ -79,6 +81,8 @@ struct PostgresSQLRow: SQLRow {
     func string(_ index: Int) throws -> String { try row[index].decode(String.self) }
     func bool(_ index: Int) throws -> Bool { try row[index].decode(Bool.self) }
     func date(_ index: Int) throws -> Date { try row[index].decode(Date.self) }
+    func double(_ index: Int) throws -> Double { try row[index].decode(Double.self) }
+    func bytes(_ index: Int) throws -> [UInt8] { Array((try row[index].decode(ByteBuffer.self)).readableBytesView) }
 }
 
 extension PostgresClient.Configuration {

@@ -15,6 +15,10 @@ public enum SQLValue: Sendable, Equatable {
     case text(String)
     case bool(Bool)
     case date(Date)
+    /// `REAL` on SQLite, `double precision` on PostgreSQL (market prices).
+    case double(Double)
+    /// `BLOB` on SQLite, `bytea` on PostgreSQL (images kept in the database).
+    case bytes([UInt8])
 }
 
 /// One SQL statement and its values. Placeholders are `$1`, `$2`, … on both databases; SQLite binds them by
@@ -48,6 +52,8 @@ public protocol SQLRow {
     func string(_ index: Int) throws -> String
     func bool(_ index: Int) throws -> Bool
     func date(_ index: Int) throws -> Date
+    func double(_ index: Int) throws -> Double
+    func bytes(_ index: Int) throws -> [UInt8]
 }
 
 /// A value made straight from a result row (no intermediate dictionaries or models).

@@ -98,6 +98,8 @@ struct SQLiteExecutor: SQLExecutor {
             case .text(let text): databaseValue = text.databaseValue
             case .bool(let bool): databaseValue = bool.databaseValue
             case .date(let date): databaseValue = date.timeIntervalSince1970.databaseValue
+            case .double(let double): databaseValue = double.databaseValue
+            case .bytes(let bytes): databaseValue = Data(bytes).databaseValue
             }
             named[String(offset + 1)] = databaseValue
         }
@@ -116,4 +118,6 @@ struct SQLiteRow: SQLRow {
     func date(_ index: Int) throws -> Date {
         Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: index))
     }
+    func double(_ index: Int) throws -> Double { try row.decode(Double.self, atIndex: index) }
+    func bytes(_ index: Int) throws -> [UInt8] { [UInt8](try row.decode(Data.self, atIndex: index)) }
 }

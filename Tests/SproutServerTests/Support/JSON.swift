@@ -70,6 +70,11 @@ enum JSON: Equatable, Decodable, CustomStringConvertible {
         return nil
     }
 
+    var number: Double? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
     var bool: Bool? {
         if case .bool(let bool) = self { return bool }
         return nil
@@ -96,6 +101,21 @@ enum JSON: Equatable, Decodable, CustomStringConvertible {
         case .number(let number): "\(number)"
         case .bool(let bool): "\(bool)"
         case .null: "null"
+        }
+    }
+}
+
+extension JSON: Encodable {
+    /// Writes the document back out, so a parsed answer can be handed to an app's own `Decodable` types.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .object(let object): try container.encode(object)
+        case .array(let array): try container.encode(array)
+        case .string(let string): try container.encode(string)
+        case .number(let number): try container.encode(number)
+        case .bool(let bool): try container.encode(bool)
+        case .null: try container.encodeNil()
         }
     }
 }

@@ -71,11 +71,12 @@ extension SproutDatabase {
 
 extension SproutDatabase {
     /// Another application on the same database with its own connections, as a second `sprout serve` would be.
-    func secondProcess() throws -> some ApplicationProtocol {
+    func secondProcess(configure: (inout SproutConfiguration) -> Void = { _ in }) throws -> some ApplicationProtocol {
         let logger = testLogger()
         let database = try SproutDatabase(settings: settings, migrations: SproutMigrations.all, logger: logger)
         var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
         configuration.passwordHashCost = 4
+        configure(&configuration)
         return buildApplication(configuration, database: database, logger: logger)
     }
 }

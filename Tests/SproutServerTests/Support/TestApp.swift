@@ -18,8 +18,12 @@ func withTestApp<Value: Sendable>(
     var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
     // bcrypt's lowest cost: the tests sign up hundreds of accounts, and the cost is not what they test.
     configuration.passwordHashCost = 4
+    // Uploaded files go to a directory of the test's own, never to ./data.
+    let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-test-data-\(UUID().uuidString)")
+    configuration.dataDirectory = dataDirectory.path
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)
+    defer { try? FileManager.default.removeItem(at: dataDirectory) }
     do {
         let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger)
         let app = buildApplication(configuration, database: database, logger: logger)

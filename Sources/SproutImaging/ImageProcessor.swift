@@ -1,0 +1,194 @@
+/// Limits applied to every uploaded image.
+public struct ImageLimits: Sendable, Equatable {
+    /// Images with more pixels than this (width × height, from the header) are refused before any decoding,
+    /// which bounds decoding memory: at most 4 bytes a pixel.
+    public var maximumPixels: Int
+    /// Thumbnails are scaled down so that their longer side is at most this many pixels (never scaled up).
+    public var thumbnailLongestSide: Int
+
+    public init(maximumPixels: Int = 40_000_000, thumbnailLongestSide: Int = 300) {
+        self.maximumPixels = maximumPixels
+        self.thumbnailLongestSide = thumbnailLongestSide
+    }
+}
+
+/// Why an upload is not accepted as an image.
+public enum ImageRejection: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The content starts with neither the JPEG nor the PNG signature (whatever its file name or media type says).
+    case notAnImage
+    /// A JPEG or PNG that cannot be decoded in full: truncated, corrupt, or an unsupported variant
+    /// (for example a CMYK JPEG: "unsupported colour space"). The text is the decoder's, for logs.
+    case unreadable(String)
+    /// The header declares more pixels than `ImageLimits.maximumPixels` (sizes as displayed).
+    case tooManyPixels(width: Int, height: Int)
+
+    public var description: String {
+        switch self {
+        case .notAnImage: "not a JPEG or PNG image"
+        case .unreadable(let reason): "unreadable image: \(reason)"
+        case .tooManyPixels(let width, let height): "image too large: \(width)×\(height) pixels"
+        }
+    }
+}
+
+/// A validated image and its thumbnail.
+public struct ProcessedImage: Sendable, Equatable {
+    /// The format of the original, by signature; the thumbnail has the same format.
+    public let format: ImageFormat
+    /// Size of the original as displayed, that is after its EXIF orientation.
+    public let width: Int
+    public let height: Int
+    /// The encoded thumbnail: upright, without EXIF or other metadata.
+    public let thumbnail: [UInt8]
+    public let thumbnailWidth: Int
+    public let thumbnailHeight: Int
+}
+
+/// Validates uploaded product images by content and makes their thumbnails.
+///
+/// Everything is synchronous, keeps no shared state and may run on several threads at once; each call uses
+/// CPU and memory in proportion to the image (bounded by `ImageLimits.maximumPixels`), so callers run it off
+/// the event loop (e.g. on NIO's thread pool) with bounded concurrency. See docs/images.md.
+public enum ImageProcessor {
+    /// JPEG thumbnails are encoded with this libjpeg quality.
+    static let jpegQuality = 82
+
+    /// The format whose signature `bytes` start with (JPEG `FF D8 FF`, PNG `89 50 4E 47 0D 0A 1A 0A`), or nil.
+    /// Only the content counts, never a file name or a declared media type.
+    public static func format(of bytes: UnsafeRawBufferPointer) -> ImageFormat? {
+        ImageFormat(signatureOf: bytes)
+    }
+
+    /// The format whose signature `bytes` start with, or nil.
+    public static func format(of bytes: [UInt8]) -> ImageFormat? {
+        bytes.withUnsafeBytes { format(of: $0) }
+    }
+
+    /// Format and displayed size (after EXIF orientation) from the header alone, without decoding pixels
+    /// or applying limits.
+    public static func dimensions(
+        of bytes: UnsafeRawBufferPointer
+    ) throws(ImageRejection) -> (format: ImageFormat, width: Int, height: Int) {
+        switch format(of: bytes) {
+        case nil:
+            throw .notAnImage
+        case .jpeg:
+            let header = try JPEGCodec.readHeader(bytes)
+            let size = header.orientation.displayedSize(width: header.width, height: header.height)
+            return (.jpeg, size.width, size.height)
+        case .png:
+            let size = try PNGCodec.readSize(bytes)
+            return (.png, size.width, size.height)
+        }
+    }
+
+    /// Format and displayed size from the header alone.
+    public static func dimensions(
+        of bytes: [UInt8]
+    ) throws(ImageRejection) -> (format: ImageFormat, width: Int, height: Int) {
+        try withBytes(bytes) { bytes throws(ImageRejection) in try dimensions(of: bytes) }
+    }
+
+    /// Validates `bytes` as an image and makes its thumbnail.
+    ///
+    /// 1. The format comes from the signature; anything else is `.notAnImage`.
+    /// 2. The header is read and more than `limits.maximumPixels` is `.tooManyPixels`, before any pixel memory
+    ///    is allocated.
+    /// 3. The whole image is decoded; a truncated or corrupt file (libjpeg's corrupt-data warnings included)
+    ///    is `.unreadable`.
+    /// 4. The thumbnail is an area-average downscale to at most `limits.thumbnailLongestSide` on the longer side
+    ///    (never enlarged), turned upright by the JPEG's EXIF orientation, encoded in the original's format:
+    ///    JPEG at quality 82, PNG keeping alpha when the original has any. It carries no metadata.
+    public static func process(
+        _ bytes: UnsafeRawBufferPointer,
+        limits: ImageLimits = ImageLimits()
+    ) throws(ImageRejection) -> ProcessedImage {
+        switch format(of: bytes) {
+        case nil: throw .notAnImage
+        case .jpeg: try processJPEG(bytes, limits: limits)
+        case .png: try processPNG(bytes, limits: limits)
+        }
+    }
+
+    /// Validates `bytes` as an image and makes its thumbnail; see `process(_:limits:)`.
+    public static func process(
+        _ bytes: [UInt8],
+        limits: ImageLimits = ImageLimits()
+    ) throws(ImageRejection) -> ProcessedImage {
+        try withBytes(bytes) { bytes throws(ImageRejection) in try process(bytes, limits: limits) }
+    }
+
+    private static func processJPEG(
+        _ bytes: UnsafeRawBufferPointer,
+        limits: ImageLimits
+    ) throws(ImageRejection) -> ProcessedImage {
+        let header = try JPEGCodec.readHeader(bytes)
+        let displayed = header.orientation.displayedSize(width: header.width, height: header.height)
+        try check(displayed.width, displayed.height, limits)
+        let thumbnail = thumbnailSize(displayed.width, displayed.height, longestSide: limits.thumbnailLongestSide)
+        // The thumbnail's size before it is turned upright.
+        let stored = header.orientation.swapsAxes ? (width: thumbnail.height, height: thumbnail.width) : thumbnail
+        let scale = dctScale(header.width, header.height, atLeast: stored.width, stored.height)
+        let decoded = try JPEGCodec.decode(bytes, header: header, scaleDenominator: scale)
+        let small = Resampler.downsample(decoded, width: stored.width, height: stored.height)
+        let upright = header.orientation.apply(to: small)
+        return ProcessedImage(format: .jpeg, width: displayed.width, height: displayed.height,
+                              thumbnail: try JPEGCodec.encode(upright, quality: jpegQuality),
+                              thumbnailWidth: upright.width, thumbnailHeight: upright.height)
+    }
+
+    private static func processPNG(
+        _ bytes: UnsafeRawBufferPointer,
+        limits: ImageLimits
+    ) throws(ImageRejection) -> ProcessedImage {
+        // The raw IHDR first, so that libpng never even reads the header of a declared giant.
+        if let declared = PNGCodec.declaredSize(bytes) {
+            try check(declared.width, declared.height, limits)
+        }
+        let decoded = try PNGCodec.decode(bytes) { width, height throws(ImageRejection) in
+            try check(width, height, limits)
+        }
+        let thumbnail = thumbnailSize(decoded.width, decoded.height, longestSide: limits.thumbnailLongestSide)
+        let small = Resampler.downsample(decoded, width: thumbnail.width, height: thumbnail.height)
+        return ProcessedImage(format: .png, width: decoded.width, height: decoded.height,
+                              thumbnail: try PNGCodec.encode(small),
+                              thumbnailWidth: small.width, thumbnailHeight: small.height)
+    }
+
+    private static func check(_ width: Int, _ height: Int, _ limits: ImageLimits) throws(ImageRejection) {
+        // Both sides come from 16- or 32-bit header fields, so the product cannot overflow.
+        if width * height > limits.maximumPixels {
+            throw .tooManyPixels(width: width, height: height)
+        }
+    }
+
+    /// The largest denominator (8, 4, 2 or 1) by which libjpeg may scale a `width` × `height` JPEG down in the
+    /// DCT (much cheaper than decoding every pixel) while staying at least `targetWidth` × `targetHeight`;
+    /// the box filter does the rest. libjpeg rounds scaled sizes up.
+    static func dctScale(_ width: Int, _ height: Int, atLeast targetWidth: Int, _ targetHeight: Int) -> Int {
+        for denominator in [8, 4, 2] {
+            let scaledWidth = (width + denominator - 1) / denominator
+            let scaledHeight = (height + denominator - 1) / denominator
+            if scaledWidth >= targetWidth && scaledHeight >= targetHeight { return denominator }
+        }
+        return 1
+    }
+
+    /// The thumbnail size for a `width` × `height` image: the longer side becomes `longestSide` (at least 1),
+    /// the other keeps the aspect ratio, rounded, at least 1; an image that already fits keeps its size.
+    static func thumbnailSize(_ width: Int, _ height: Int, longestSide: Int) -> (width: Int, height: Int) {
+        let target = max(1, longestSide)
+        let longest = max(width, height)
+        guard longest > target else { return (width, height) }
+        func scaled(_ side: Int) -> Int { max(1, (2 * side * target + longest) / (2 * longest)) }
+        return (scaled(width), scaled(height))
+    }
+
+    /// Runs `body` on the bytes of `array`, keeping its typed error.
+    private static func withBytes<Result>(
+        _ array: [UInt8],
+        _ body: (UnsafeRawBufferPointer) throws(ImageRejection) -> Result
+    ) throws(ImageRejection) -> Result {
+        try array.withUnsafeBytes { bytes in Swift.Result { () throws(ImageRejection) in try body(bytes) } }.get()
+    }
+}

@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+import SproutWire
+
+/// Every market error: `{"code": <status>, "message": "…"}`. The originals never showed a body their apps decoded
+/// (the v3 server's was Spring's); the contract settles on this one shape for all of them.
+struct MarketError: HTTPResponseError {
+    let status: HTTPResponse.Status
+    let message: String
+
+    static func badRequest(_ message: String) -> MarketError { MarketError(status: .badRequest, message: message) }
+
+    static let unknownIdentifier = MarketError(status: .unauthorized, message: "A known vendor identifier is required in the identifier header.")
+    static let wrongSecret = MarketError(status: .forbidden, message: "The vendor secret is missing or wrong.")
+    static let notYourProduct = MarketError(status: .forbidden, message: "This product belongs to another vendor.")
+    static let productNotFound = MarketError(status: .notFound, message: "No product has this id.")
+    static let imageNotFound = MarketError(status: .notFound, message: "No image has this name.")
+    static let wrongProductSecret = MarketError.badRequest("The product secret is wrong.")
+    static let signInRequired = MarketError(status: .unauthorized, message: "Sign in to an account first.")
+    static let notAVendor = MarketError(status: .notFound, message: "This account is not a vendor yet.")
+    static let alreadyAVendor = MarketError(status: .conflict, message: "This account is already a vendor.")
+    static let vendorNameTaken = MarketError(status: .conflict, message: "This vendor name is taken.")
+
+    static func unreadableBody(_ error: BodyReadingError) -> MarketError {
+        switch error {
+        case .tooLarge: MarketError(status: .contentTooLarge, message: error.message)
+        case .malformedJSON, .jsonNotAnObject, .malformedMultipart, .tooManyFields: .badRequest(error.message)
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try Response.json(MarketErrorJSON(code: status.code, message: message), status: status)
+    }
+}

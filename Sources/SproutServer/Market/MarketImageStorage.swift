@@ -1,0 +1,63 @@
+import NIOCore
+
+/// Where image files live. Two implementations: files under the data directory (`FileImageStorage`, the
+/// default) and the database itself (`DatabaseImageStorage`), which lets several `sprout serve` processes on one
+/// PostgreSQL serve every image. `MARKET_IMAGE_STORAGE=files|database` picks one.
+protocol MarketImageStorage: Sendable {
+    func save(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws
+    /// Nil when no such file is stored.
+    func load(_ name: MarketImageFileName) async throws -> ByteBuffer?
+    /// Missing files are no error.
+    func delete(_ names: [MarketImageFileName]) async throws
+}
+
+/// Which storage `MARKET_IMAGE_STORAGE` chose.
+public enum MarketImageStorageKind: String, Sendable {
+    case files
+    case database
+}
+
+/// The name of one stored file: `{32 hex}.{jpg|png}` for an original, `{32 hex}_thumb.{jpg|png}` for its
+/// thumbnail. Only names of this form exist, so a request path can never name anything else (no traversal):
+/// the name is built from a random key Sprout made, never from the uploaded file's name.
+struct MarketImageFileName: Sendable, Hashable, CustomStringConvertible {
+    let key: String
+    let isThumbnail: Bool
+    let format: MarketImageFormat
+
+    init(key: String, isThumbnail: Bool, format: MarketImageFormat) {
+        self.key = key
+        self.isThumbnail = isThumbnail
+        self.format = format
+    }
+
+    /// Parses a requested name; nil for anything that is not exactly a stored-file name.
+    init?(_ text: some StringProtocol) {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 36, utf8.prefix(32).allSatisfy(Self.isLowercaseHex) else { return nil }
+        let rest = String(decoding: utf8.dropFirst(32), as: UTF8.self)
+        switch rest {
+        case ".jpg": self.init(key: String(decoding: utf8.prefix(32), as: UTF8.self), isThumbnail: false, format: .jpeg)
+        case ".png": self.init(key: String(decoding: utf8.prefix(32), as: UTF8.self), isThumbnail: false, format: .png)
+        case "_thumb.jpg": self.init(key: String(decoding: utf8.prefix(32), as: UTF8.self), isThumbnail: true, format: .jpeg)
+        case "_thumb.png": self.init(key: String(decoding: utf8.prefix(32), as: UTF8.self), isThumbnail: true, format: .png)
+        default: return nil
+        }
+    }
+
+    var description: String { key + (isThumbnail ? "_thumb." : ".") + format.fileExtension }
+
+    /// A fresh random key: 128 bits, lowercase hex.
+    static func randomKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let value = generator.next() as UInt64
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    private static func isLowercaseHex(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
+}

@@ -1,0 +1,20 @@
+/// The market's pieces, made once per application from its configuration.
+struct MarketParts: Sendable {
+    let products: MarketProducts
+    let vendors: MarketVendors
+    let storage: any MarketImageStorage
+    let json: MarketJSON
+
+    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, images: any MarketImageProcessing) {
+        switch configuration.marketImageStorage {
+        case .files: storage = FileImageStorage(dataDirectory: configuration.dataDirectory)
+        case .database: storage = DatabaseImageStorage(executor: executor)
+        }
+        vendors = MarketVendors(repository: SQLVendorRepository(executor: executor))
+        products = MarketProducts(
+            repository: SQLMarketRepository(executor: executor), vendors: vendors.repository, storage: storage, images: images,
+            limits: MarketUploadLimits(maximumImageBytes: configuration.marketMaxImageBytes)
+        )
+        json = MarketJSON(publicURL: configuration.publicURL)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SproutWire
+
+/// The product operations behind the routes: who may do what, the upload pipeline (stream → check → thumbnail →
+/// store → one transaction), the partial merge of a PATCH, and deletion with the files.
+struct MarketProducts: Sendable {
+    let repository: SQLMarketRepository
+    let vendors: SQLVendorRepository
+    let storage: any MarketImageStorage
+    let images: any MarketImageProcessing
+    let limits: MarketUploadLimits
+
+    // MARK: - Register
+
+    /// Reads a register request's multipart body part by part. `params` is checked as soon as it arrives (it
+    /// usually comes first), so a bad request stops before any image is decoded; each image is checked,
+    /// thumbnailed and stored before the next is read. Whatever fails, every file stored for this request is
+    /// deleted again: a refused upload leaves nothing behind.
+    func register<Chunks: AsyncSequence>(vendor: MarketVendor, body: Chunks, contentType: String?) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
+        guard var parts = MultipartStream(body, contentType: contentType, maximumParts: limits.maximumImages + 4) else {
+            throw MarketError.badRequest("The body must be multipart/form-data with a boundary.")
+        }
+        var draft: MarketProductDraft?
+        var stored: [StoredMarketImage] = []
+        do {
+            while let part = try await nextPart(&parts) {
+                switch part.name {
+                case "params":
+                    guard draft == nil else { throw MarketError.badRequest("Only one params part may be sent.") }
+                    draft = try checkedParams(part.content, vendor: vendor)
+                case "images", "images[]":
+                    guard stored.count < limits.maximumImages else {
+                        throw MarketError.badRequest("At most \(limits.maximumImages) images may be sent.")
+                    }
+                    stored.append(try await store(part))
+                default:
+                    continue  // unknown parts are read (bounded) and ignored
+                }
+            }
+            guard let draft else { throw MarketError.badRequest("The params part is missing.") }
+            guard !stored.isEmpty else { throw MarketError.badRequest("At least one image is required.") }
+            return try await repository.create(draft, vendorID: vendor.id, images: stored, secret: UUID().uuidString.lowercased(), at: Date())
+        } catch {
+            try? await storage.delete(stored.flatMap(\.fileNames))
+            throw error
+        }
+    }
+
+    private func nextPart<Chunks>(_ parts: inout MultipartStream<Chunks>) async throws -> MultipartStream<Chunks>.Part? {
+        do {
+            return try await parts.next { name in
+                name == "images" || name == "images[]" ? limits.maximumImageBytes : limits.maximumFieldBytes
+            }
+        } catch let failure as MultipartStream<Chunks>.Failure {
+            switch failure {
+            case .malformed: throw MarketError.badRequest("The body is not valid multipart/form-data.")
+            case .tooManyParts(let limit): throw MarketError.badRequest("The body has more than \(limit) parts.")
+            case .partTooLarge(let name, let limit):
+                let what = name == "images" || name == "images[]" ? "An image" : "The \(name ?? "unnamed") part"
+                throw MarketError.badRequest("\(what) is larger than \(limit) bytes.")
+            }
+        }
+    }
+
+    private func checkedParams(_ content: ByteBuffer, vendor: MarketVendor) throws -> MarketProductDraft {
+        let fields: FormFields
+        do {
+            fields = try JSONFields.parse(content.readableBytesView)
+        } catch {
+            throw MarketError.badRequest("The params part must be a JSON object.")
+        }
+        guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
+        return try MarketInput.draft(fields)
+    }
+
+    private func store(_ part: MultipartStream<some AsyncSequence>.Part) async throws -> StoredMarketImage {
+        if let filename = part.filename, !Self.isPlainFileName(filename) {
+            throw MarketError.badRequest("An image's file name may not hold a path.")
+        }
+        let processed = try await images.process(part.content)
+        if let declared = Self.declaredFormat(filename: part.filename, contentType: part.contentType), declared != processed.format {
+            throw MarketError.badRequest("An image named or labelled \(declared.rawValue.uppercased()) holds a \(processed.format.rawValue.uppercased()).")
+        }
+        let image = StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: processed.format, byteCount: part.content.readableBytes)
+        try await storage.save(part.content, as: image.original)
+        do {
+            try await storage.save(processed.thumbnail, as: image.thumbnail)
+        } catch {
+            try? await storage.delete([image.original])
+            throw error
+        }
+        return image
+    }
+
+    /// A bare file name: no directory separators, no parent references, no control characters.
+    static func isPlainFileName(_ name: String) -> Bool {
+        !name.contains("/") && !name.contains("\\") && name != ".." && !name.hasPrefix("../")
+            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// What the file name's extension or the part's `Content-Type` claims, when either names JPEG or PNG.
+    static func declaredFormat(filename: String?, contentType: String?) -> MarketImageFormat? {
+        let type = contentType.map { HeaderParameters($0).value }
+        switch type {
+        case "image/jpeg", "image/jpg", "image/pjpeg": return .jpeg
+        case "image/png": return .png
+        default: break
+        }
+        let fileExtension = filename.flatMap { name in name.split(separator: ".").count > 1 ? name.split(separator: ".").last?.lowercased() : nil }
+        switch fileExtension {
+        case "jpg", "jpeg", "jpe": return .jpeg
+        case "png": return .png
+        default: return nil
+        }
+    }
+
+    // MARK: - Modify
+
+    /// A partial merge checked on the merged product, written only over what was read (retried if another
+    /// change landed in between).
+    func modify(id: Int, vendor: MarketVendor, fields: FormFields) async throws -> MarketProduct {
+        let changes = try MarketInput.changes(fields)
+        for _ in 0..<5 {
+            let current = try await ownProduct(id: id, vendor: vendor)
+            guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
+            let merged = try merge(changes, into: current)
+            if merged == current { return current }
+            if try await repository.replace(current, with: merged) {
+                return try await repository.product(id: id) ?? merged
+            }
+        }
+        throw MarketError(status: .conflict, message: "The product is being changed by another request; try again.")
+    }
+
+    private func merge(_ changes: MarketProductChanges, into product: MarketProduct) throws -> MarketProduct {
+        if let thumbnail = changes.thumbnailImageID, !product.images.contains(where: { $0.id == thumbnail }) {
+            throw MarketError.badRequest("thumbnail_id must be the id of one of this product's images.")
+        }
+        let merged = MarketProduct(
+            id: product.id, vendorID: product.vendorID, vendorName: product.vendorName, vendorCreatedAt: product.vendorCreatedAt,
+            name: changes.name ?? product.name, description: changes.description ?? product.description,
+            currency: changes.currency?.rawValue ?? product.currency, price: changes.price ?? product.price,
+            discountedPrice: changes.discountedPrice ?? product.discountedPrice, stock: changes.stock ?? product.stock,
+            secret: product.secret, thumbnailImageID: changes.thumbnailImageID ?? product.thumbnailImageID,
+            createdAt: product.createdAt, images: product.images
+        )
+        try MarketInput.checkDiscount(merged.discountedPrice, price: merged.price)
+        return merged
+    }
+
+    // MARK: - Delete
+
+    /// The v2 lookup: the product secret, for the vendor's own product and the right vendor secret.
+    func productSecret(id: Int, vendor: MarketVendor, fields: FormFields) async throws -> String {
+        let product = try await ownProduct(id: id, vendor: vendor)
+        guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
+        return product.secret
+    }
+
+    /// Deletes the vendor's product when `productSecret` is its secret; answers the product as it was.
+    func delete(id: Int, productSecret: String, vendor: MarketVendor) async throws -> MarketProduct {
+        let product = try await ownProduct(id: id, vendor: vendor)
+        guard productSecret == product.secret else { throw MarketError.wrongProductSecret }
+        guard try await repository.delete(id: id, vendorID: vendor.id) else { throw MarketError.productNotFound }
+        let files = product.images.flatMap { image in
+            StoredMarketImage(storageKey: image.storageKey, format: image.format, byteCount: 0).fileNames
+        }
+        try await storage.delete(files)
+        return product
+    }
+
+    private func ownProduct(id: Int, vendor: MarketVendor) async throws -> MarketProduct {
+        guard let product = try await repository.product(id: id) else { throw MarketError.productNotFound }
+        guard product.vendorID == vendor.id else { throw MarketError.notYourProduct }
+        return product
+    }
+}
+
+/// The upload limits (contract defaults; `MARKET_MAX_IMAGE_BYTES` changes the image size).
+struct MarketUploadLimits: Sendable {
+    var maximumImages = 5
+    var maximumImageBytes = 307_200
+    /// `params` and any other non-image part.
+    var maximumFieldBytes = 64 * 1024
+}
+
+extension StoredMarketImage {
+    var original: MarketImageFileName { MarketImageFileName(key: storageKey, isThumbnail: false, format: format) }
+    var thumbnail: MarketImageFileName { MarketImageFileName(key: storageKey, isThumbnail: true, format: format) }
+    var fileNames: [MarketImageFileName] { [original, thumbnail] }
+}

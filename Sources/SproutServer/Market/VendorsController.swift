@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import SproutWire
+
+/// `/api/vendors`: an account (Bearer token or the web app's session) becomes a vendor once, reads its
+/// credentials, and rotates its secret. Answers depend on the caller, so they are never cached.
+struct VendorsController<Context: RequestContext> {
+    let vendors: MarketVendors
+    let authenticator: any CallerResolving
+    let maxBodySize: Int
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
+        routes.post("api/vendors", use: create)
+        routes.get("api/vendors/me", use: show)
+        routes.post("api/vendors/me/secret", use: rotateSecret)
+        return routes
+    }
+
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        let account = try await account(of: request)
+        var request = request
+        let fields: FormFields
+        do {
+            fields = try await request.bodyFields(limit: maxBodySize)
+        } catch let error as BodyReadingError {
+            throw MarketError.unreadableBody(error)
+        }
+        let vendor = try await vendors.create(accountID: account.id, name: fields["name"]?.asText ?? "")
+        return try Response.json(MarketVendorJSON(vendor), status: .created)
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let account = try await account(of: request)
+        guard let vendor = try await vendors.repository.vendor(accountID: account.id) else { throw MarketError.notAVendor }
+        return try Response.json(MarketVendorJSON(vendor))
+    }
+
+    @Sendable func rotateSecret(_ request: Request, context: Context) async throws -> Response {
+        let account = try await account(of: request)
+        return try Response.json(MarketVendorJSON(try await vendors.rotateSecret(accountID: account.id)))
+    }
+
+    private func account(of request: Request) async throws -> Account {
+        guard let account = try await authenticator.caller(of: request).account else { throw MarketError.signInRequired }
+        return account
+    }
+}
+
+extension MarketVendorJSON {
+    init(_ vendor: MarketVendor) {
+        self.init(id: vendor.id, name: vendor.name, identifier: vendor.identifier, secret: vendor.secret)
+    }
+}

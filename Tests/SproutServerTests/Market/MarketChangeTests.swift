@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTypes
+import SproutWire
+import Testing
+@testable import SproutServer
+
+/// Modify and both delete flows, and who may do them: the `identifier` header (401), the vendor secret and the
+/// product's owner (403), the product secret of the v2 delete (400).
+@Suite struct MarketChangeTests {
+    @Test func patchIsAPartialMergeAnswered202() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("patcher")
+            let created = try await client.registerProduct(as: vendor, name: "원래 이름", description: "원래 설명", price: "10000", discount: "500", stock: "2")
+            let id = try #require(created["id"]?.int)
+            // The seed app's PATCH: every value a string, `descriptions`.
+            let response = try await client.modify(id, #"{"secret": "\#(vendor.secret)", "price": "100000", "discounted_price": "100", "descriptions": "새 설명"}"#, as: vendor)
+            #expect(response.status == .accepted)
+            #expect(response.json?["name"] == .string("원래 이름"))
+            #expect(response.json?["description"] == .string("새 설명"))
+            #expect(response.json?["price"]?.number == 100_000 && response.json?["bargain_price"]?.number == 99_900)
+            #expect(response.json?["stock"]?.int == 2)
+            #expect(response.json?["issued_at"] == created["issued_at"] && response.json?["created_at"] == created["created_at"])
+            let stored = try await client.send(.get, "/api/products/\(id)")
+            #expect(stored.json?["description"] == .string("새 설명") && stored.json?["price"]?.number == 100_000)
+        }
+    }
+
+    @Test func patchRulesApplyToTheMergedProduct() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("merger")
+            let id = try #require(try await client.registerProduct(as: vendor, price: "1000", discount: "900")["id"]?.int)
+            let cheaper = try await client.modify(id, #"{"secret": "\#(vendor.secret)", "price": 800}"#, as: vendor)
+            #expect(cheaper.status == .badRequest && cheaper.json?["message"]?.string?.contains("discounted_price") == true)
+            let shortName = try await client.modify(id, #"{"secret": "\#(vendor.secret)", "name": " a "}"#, as: vendor)
+            #expect(shortName.status == .badRequest)
+            let unchanged = try await client.send(.get, "/api/products/\(id)")
+            #expect(unchanged.json?["price"]?.number == 1000)
+        }
+    }
+
+    @Test func thumbnailIDPicksOneOfTheProductsOwnImages() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("thumbs")
+            let created = try await client.registerProduct(as: vendor, images: [try TestImages.jpeg(width: 100, height: 50), try TestImages.jpeg(width: 60, height: 90)])
+            let id = try #require(created["id"]?.int)
+            let images = try #require(created["images"]?.array)
+            #expect(created["thumbnail"] == images[0]["thumbnail_url"])
+            let second = try #require(images[1]["id"]?.int)
+            let picked = try await client.modify(id, #"{"secret": "\#(vendor.secret)", "thumbnail_id": "\#(second)"}"#, as: vendor)
+            #expect(picked.status == .accepted && picked.json?["thumbnail"] == images[1]["thumbnail_url"])
+            let list = try await client.send(.get, "/api/products")
+            #expect(list.json?["pages"]?[0]?["thumbnail"] == images[1]["thumbnail_url"])
+            let other = try await client.registerProduct(as: vendor)
+            let foreign = try #require(other["images"]?[0]?["id"]?.int)
+            let refused = try await client.modify(id, #"{"secret": "\#(vendor.secret)", "thumbnail_id": \#(foreign)}"#, as: vendor)
+            #expect(refused.status == .badRequest)
+        }
+    }
+
+    @Test func v2DeleteUsesTheProductSecret() async throws {
+        try await withTestApp { client, database in
+            let vendor = try await client.makeVendor("v2deleter")
+            let id = try #require(try await client.registerProduct(as: vendor)["id"]?.int)
+            var headers = vendor.identifierHeader
+            headers[.contentType] = "application/json"
+            let lookup = try await client.raw(.post, "/api/products/\(id)/secret", headers: headers, body: Array(#"{"secret": "\#(vendor.secret)"}"#.utf8))
+            #expect(lookup.status == .ok)
+            #expect(lookup.headers[.contentType]?.hasPrefix("text/plain") == true)
+            let productSecret = lookup.text
+            #expect(UUID(uuidString: productSecret) != nil && productSecret == productSecret.lowercased())
+            // The vendor secret in the path is the classic mistake: 400, as the live server answered.
+            let wrong = try await client.send(.delete, "/api/products/\(id)/\(vendor.secret)", headers: vendor.identifierHeader)
+            #expect(wrong.status == .badRequest && wrong.json?["code"]?.int == 400)
+            let deleted = try await client.send(.delete, "/api/products/\(id)/\(productSecret)", headers: vendor.identifierHeader)
+            #expect(deleted.status == .ok && deleted.json?["id"]?.int == id && deleted.json?["images"]?.array?.count == 1)
+            #expect(try await client.send(.get, "/api/products/\(id)").status == .notFound)
+            #expect(try await database.marketCount("market_images") == 0)
+            let again = try await client.send(.get, "/api/products")
+            #expect(again.json?["total_count"]?.int == 0)
+        }
+    }
+
+    @Test func v3DeleteUsesTheArchivedPath() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("v3deleter")
+            let id = try #require(try await client.registerProduct(as: vendor)["id"]?.int)
+            var headers = vendor.identifierHeader
+            headers[.contentType] = "application/json"
+            let lookup = try await client.raw(.post, "/api/products/\(id)/archived", headers: headers, body: Array(#"{"secret": "\#(vendor.secret)"}"#.utf8))
+            #expect(lookup.status == .ok && lookup.text.hasPrefix("/api/products/") && !lookup.text.contains("\""))
+            let token = try #require(MarketDeleteToken(text: String(lookup.text.dropFirst("/api/products/".count))))
+            #expect(token.productID == id)
+            let deleted = try await client.send(.delete, lookup.text, headers: vendor.identifierHeader)
+            #expect(deleted.status == .ok && deleted.json?["id"]?.int == id)
+            let garbage = try await client.send(.delete, "/api/products/not-a-token", headers: vendor.identifierHeader)
+            #expect(garbage.status == .badRequest)
+        }
+    }
+
+    @Test func everyChangeChecksIdentifierSecretAndOwner() async throws {
+        try await withTestApp { client, _ in
+            let owner = try await client.makeVendor("owner")
+            let other = try await client.makeVendor("other")
+            let id = try #require(try await client.registerProduct(as: owner)["id"]?.int)
+            let json: HTTPFields = [.contentType: "application/json"]
+            func call(_ method: HTTPRequest.Method, _ path: String, identifier: String?, secret: String?) async throws -> HTTPResponse.Status {
+                var headers = json
+                if let identifier { headers[HTTPField.Name("identifier")!] = identifier }
+                let body = secret.map { #"{"secret": "\#($0)", "stock": 9}"# }
+                return try await client.send(method, path, headers: headers, body: body).status
+            }
+            for (method, path) in [(HTTPRequest.Method.patch, "/api/products/\(id)"), (.post, "/api/products/\(id)/secret"), (.post, "/api/products/\(id)/archived")] {
+                #expect(try await call(method, path, identifier: nil, secret: owner.secret) == .unauthorized, "\(path)")
+                #expect(try await call(method, path, identifier: UUID().uuidString.lowercased(), secret: owner.secret) == .unauthorized, "\(path)")
+                #expect(try await call(method, path, identifier: owner.identifier, secret: nil) == .forbidden, "\(path)")
+                #expect(try await call(method, path, identifier: owner.identifier, secret: other.secret) == .forbidden, "\(path)")
+                #expect(try await call(method, path, identifier: other.identifier, secret: other.secret) == .forbidden, "\(path)")
+            }
+            #expect(try await call(.patch, "/api/products/999", identifier: owner.identifier, secret: owner.secret) == .notFound)
+            let upload = try await client.register(parts: [.params(#"{"name": "남의 상품", "price": 1, "currency": "KRW", "secret": "\#(owner.secret)"}"#), .image(try TestImages.jpeg(width: 20, height: 20))], identifier: other.identifier)
+            #expect(upload.status == .forbidden)
+            let anonymous = try await client.register(parts: [.params("{}")], identifier: nil)
+            #expect(anonymous.status == .unauthorized && anonymous.json?["code"]?.int == 401)
+            let untouched = try await client.send(.get, "/api/products/\(id)")
+            #expect(untouched.json?["stock"]?.int == 3)
+        }
+    }
+
+    @Test func vendorsAreMadeOncePerAccountWithUniqueNames() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("first", name: "Sprout Shop")
+            #expect(UUID(uuidString: vendor.identifier) != nil && vendor.identifier == vendor.identifier.lowercased())
+            #expect(vendor.secret.count == 20)
+            var headers = vendor.account.bearer
+            headers[.contentType] = "application/json"
+            let again = try await client.send(.post, "/api/vendors", headers: headers, body: #"{"name": "Another"}"#)
+            #expect(again.status == .conflict && again.json?["code"]?.int == 409)
+            let second = try await client.signUp("second")
+            var secondHeaders = second.bearer
+            secondHeaders[.contentType] = "application/json"
+            let taken = try await client.send(.post, "/api/vendors", headers: secondHeaders, body: #"{"name": "sprout shop"}"#)
+            #expect(taken.status == .conflict)
+            let blank = try await client.send(.post, "/api/vendors", headers: secondHeaders, body: #"{"name": " "}"#)
+            #expect(blank.status == .badRequest)
+            let anonymous = try await client.send(.post, "/api/vendors", headers: [.contentType: "application/json"], body: #"{"name": "x"}"#)
+            #expect(anonymous.status == .unauthorized)
+            let me = try await client.send(.get, "/api/vendors/me", headers: vendor.account.bearer)
+            #expect(me.json?["identifier"]?.string == vendor.identifier && me.json?["secret"]?.string == vendor.secret)
+            #expect(me.headers[.cacheControl] == "private, no-store")
+            #expect(try await client.send(.get, "/api/vendors/me", headers: second.bearer).status == .notFound)
+        }
+    }
+
+    @Test func rotatingTheSecretRetiresTheOldOne() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("rotator")
+            let id = try #require(try await client.registerProduct(as: vendor)["id"]?.int)
+            let rotated = try await client.send(.post, "/api/vendors/me/secret", headers: vendor.account.bearer)
+            let newSecret = try #require(rotated.json?["secret"]?.string)
+            #expect(rotated.status == .ok && newSecret != vendor.secret && rotated.json?["identifier"]?.string == vendor.identifier)
+            #expect(try await client.modify(id, #"{"secret": "\#(vendor.secret)", "stock": 1}"#, as: vendor).status == .forbidden)
+            #expect(try await client.modify(id, #"{"secret": "\#(newSecret)", "stock": 1}"#, as: vendor).status == .accepted)
+        }
+    }
+
+    @Test func vendorAdministrationCreatesShowsAndRotates() async throws {
+        try await withTestApp { client, database in
+            let account = try await client.signUp("cli")
+            let administration = VendorAdministration(database: database)
+            let created = try await administration.create(account: "cli", name: "CLI 상점")
+            #expect(created.accountID == account.id)
+            #expect(try await administration.find("CLI 상점") == created)
+            #expect(try await administration.find("cli@example.com") == created)
+            let rotated = try await administration.rotateSecret("cli")
+            #expect(rotated.secret != created.secret && rotated.identifier == created.identifier)
+            await #expect(throws: VendorAdministrationError.self) { try await administration.create(account: "cli", name: "again") }
+            await #expect(throws: VendorAdministrationError.self) { try await administration.find("nobody") }
+            let me = try await client.send(.get, "/api/vendors/me", headers: account.bearer)
+            #expect(me.json?["secret"]?.string == rotated.secret)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SproutServer
+
+/// Thumbnails are real images of the right size and orientation; files are served byte for byte with caching
+/// headers; only stored names can be asked for; files go with their product; either storage works, and with the
+/// database storage a second server on the same database serves every image.
+@Suite struct MarketImageTests {
+    static let storages: [MarketImageStorageKind] = [.files, .database]
+
+    @Test(arguments: storages)
+    func thumbnailsAreDownscaledUprightAndInTheOriginalsFormat(storage: MarketImageStorageKind) async throws {
+        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, _ in
+            let vendor = try await client.makeVendor("photographer")
+            let originals = [
+                try TestImages.jpeg(width: 1200, height: 800),
+                try TestImages.png(width: 640, height: 480),
+                try TestImages.jpeg(width: 200, height: 100),
+                // Stored landscape, to be shown rotated 90° clockwise (EXIF orientation 6).
+                try TestImages.jpeg(width: 400, height: 200, orientation: 6),
+            ]
+            let product = try await client.registerProduct(as: vendor, images: originals)
+            let images = try #require(product["images"]?.array)
+            #expect(images.count == 4)
+            var thumbnails: [[UInt8]] = []
+            for (index, image) in images.enumerated() {
+                let original = try await client.fetchImage(try #require(image["url"]?.string))
+                #expect(original.status == .ok && original.body == originals[index], "image \(index) is served byte for byte")
+                let thumbnail = try await client.fetchImage(try #require(image["thumbnail_url"]?.string))
+                #expect(thumbnail.status == .ok)
+                #expect(thumbnail.headers[.contentType] == (index == 1 ? "image/png" : "image/jpeg"))
+                thumbnails.append(thumbnail.body)
+            }
+            #expect(try TestImages.dimensions(thumbnails[0]) == (300, 200))
+            #expect(try TestImages.dimensions(thumbnails[1]) == (300, 225))
+            #expect(try TestImages.dimensions(thumbnails[2]) == (200, 100), "never upscaled")
+            let upright = try TestImages.decode(thumbnails[3])
+            #expect((upright.width, upright.height) == (150, 300))
+            // The red corner was top-left as stored; turned clockwise it is top-right.
+            #expect(TestImages.isRed(upright, x: upright.width - 5, y: 5))
+            #expect(!TestImages.isRed(upright, x: 5, y: 5))
+        }
+    }
+
+    @Test(arguments: storages)
+    func imagesCarryTypeETagAndLongCachingAndAnswer304(storage: MarketImageStorageKind) async throws {
+        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, _ in
+            let vendor = try await client.makeVendor("cacher")
+            let product = try await client.registerProduct(as: vendor)
+            let url = try #require(product["images"]?[0]?["url"]?.string)
+            let first = try await client.fetchImage(url)
+            #expect(first.headers[.contentType] == "image/jpeg")
+            #expect(first.headers[.cacheControl]?.hasPrefix("public, max-age=") == true)
+            let etag = try #require(first.headers[.eTag])
+            let again = try await client.fetchImage(url, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.body.isEmpty && again.headers[.eTag] == etag)
+            let changed = try await client.fetchImage(url, headers: [.ifNoneMatch: "\"something-else\""])
+            #expect(changed.status == .ok)
+        }
+    }
+
+    @Test func onlyStoredFileNamesCanBeAskedFor() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("prober")
+            let product = try await client.registerProduct(as: vendor)
+            let url = try #require(product["images"]?[0]?["url"]?.string)
+            let name = try #require(url.split(separator: "/").last)
+            for path in [
+                "/market/images/..%2F..%2Fsprout.sqlite", "/market/images/..%2Fmarket-images%2F\(name.prefix(2))%2F\(name)",
+                "/market/images/\(name.uppercased())", "/market/images/\(name).jpg", "/market/images/\(name.dropLast(4)).gif",
+                "/market/images/%00\(name)", "/market/images/0123456789abcdef0123456789abcdef.jpg",
+            ] {
+                let response = try await client.raw(.get, path)
+                #expect(response.status == .notFound, "\(path)")
+            }
+        }
+    }
+
+    @Test(arguments: storages)
+    func deletingAProductDeletesItsFiles(storage: MarketImageStorageKind) async throws {
+        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, database in
+            let vendor = try await client.makeVendor("cleaner")
+            let product = try await client.registerProduct(as: vendor, images: [try TestImages.jpeg(width: 90, height: 90), try TestImages.png(width: 30, height: 30)])
+            let id = try #require(product["id"]?.int)
+            let urls = (product["images"]?.array ?? []).flatMap { [$0["url"]?.string, $0["thumbnail_url"]?.string].compactMap { $0 } }
+            #expect(urls.count == 4)
+            var headers = vendor.identifierHeader
+            headers[.contentType] = "application/json"
+            let secret = try await client.raw(.post, "/api/products/\(id)/secret", headers: headers, body: Array(#"{"secret": "\#(vendor.secret)"}"#.utf8)).text
+            #expect(try await client.send(.delete, "/api/products/\(id)/\(secret)", headers: vendor.identifierHeader).status == .ok)
+            for url in urls {
+                #expect(try await client.fetchImage(url).status == .notFound, "\(url)")
+            }
+            #expect(try await database.marketCount("market_image_blobs") == 0)
+        }
+    }
+
+    @Test func twoServersOnOneDatabaseServeEachOthersImages() async throws {
+        try await withTestApp(configure: { $0.marketImageStorage = .database }) { client, database in
+            let vendor = try await client.makeVendor("shared")
+            let product = try await client.registerProduct(as: vendor)
+            let url = try #require(product["images"]?[0]?["thumbnail_url"]?.string)
+            let path = try #require(URLComponents(string: url)?.path)
+            let second = try database.secondProcess { $0.marketImageStorage = .database; $0.dataDirectory = NSTemporaryDirectory() + "sprout-other-\(UUID().uuidString)" }
+            try await second.test(.router) { other in
+                let served = try await other.raw(.get, path)
+                #expect(served.status == .ok && served.headers[.contentType] == "image/jpeg")
+                let size = try TestImages.dimensions(served.body)
+                #expect(size.width == 300 && size.height == 225)
+                let detail = try await other.send(.get, "/api/products/\(product["id"]?.int ?? 0)")
+                #expect(detail.json?["thumbnail"]?.string == url)
+            }
+        }
+    }
+}
