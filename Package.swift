@@ -56,6 +56,7 @@ let package = Package(
             name: "SproutServer",
             dependencies: [
                 "SproutWire",
+                "SproutImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -67,6 +68,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("OpenAPI/Document")],
             swiftSettings: swiftSettings
@@ -107,6 +109,7 @@ let package = Package(
             dependencies: [
                 "SproutServer",
                 "SproutWire",
+                "SproutImaging",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,6 +1,8 @@
 /// The image formats the Open Market accepts, recognised by their content's signature only.
 public enum ImageFormat: String, Sendable, CaseIterable {
+    /// JPEG (JFIF or EXIF), signature `FF D8 FF`.
     case jpeg
+    /// PNG, signature `89 50 4E 47 0D 0A 1A 0A`.
     case png
 
     /// The media type to serve the image (and its thumbnail) with.

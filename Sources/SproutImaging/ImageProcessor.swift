@@ -6,6 +6,7 @@ public struct ImageLimits: Sendable, Equatable {
     /// Thumbnails are scaled down so that their longer side is at most this many pixels (never scaled up).
     public var thumbnailLongestSide: Int
 
+    /// The limits, by default 40 megapixels and 300-pixel thumbnails.
     public init(maximumPixels: Int = 40_000_000, thumbnailLongestSide: Int = 300) {
         self.maximumPixels = maximumPixels
         self.thumbnailLongestSide = thumbnailLongestSide
@@ -35,12 +36,15 @@ public enum ImageRejection: Error, Equatable, Sendable, CustomStringConvertible 
 public struct ProcessedImage: Sendable, Equatable {
     /// The format of the original, by signature; the thumbnail has the same format.
     public let format: ImageFormat
-    /// Size of the original as displayed, that is after its EXIF orientation.
+    /// Width of the original as displayed, that is after its EXIF orientation.
     public let width: Int
+    /// Height of the original as displayed, that is after its EXIF orientation.
     public let height: Int
     /// The encoded thumbnail: upright, without EXIF or other metadata.
     public let thumbnail: [UInt8]
+    /// Width of the thumbnail in pixels.
     public let thumbnailWidth: Int
+    /// Height of the thumbnail in pixels.
     public let thumbnailHeight: Int
 }
 

@@ -22,7 +22,8 @@ struct MarketController<Context: RequestContext> {
         routes.post("api/products/{id}/secret", use: productSecret)
         routes.post("api/products/{id}/archived", use: archivedPath)
         routes.delete("api/products/{id}/{secret}", use: deleteWithSecret)
-        routes.delete("api/products/{token}", use: deleteWithToken)
+        // v3's delete path holds a token where the other routes hold the id (the router needs one name per place).
+        routes.delete("api/products/{id}", use: deleteWithToken)
         return routes
     }
 
@@ -86,7 +87,7 @@ struct MarketController<Context: RequestContext> {
 
     @Sendable func deleteWithToken(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request)
-        guard let token = context.parameters.get("token").flatMap(MarketDeleteToken.init(text:)) else {
+        guard let token = context.parameters.get("id").flatMap(MarketDeleteToken.init(text:)) else {
             throw MarketError.badRequest("The delete path is not one the archived lookup gave.")
         }
         return Response.json(json.product(try await products.delete(id: token.productID, productSecret: token.productSecret, vendor: vendor)))

@@ -45,17 +45,20 @@ import Testing
         let paths = try #require(try await document()["paths"]?.object)
         var ids: Set<String> = []
         for (path, item) in paths {
-            for method in ["get", "put", "post", "delete"] {
+            for method in ["get", "put", "post", "patch", "delete"] {
                 guard let operation = item[method] else { continue }
                 let id = try #require(operation["operationId"]?.string, "\(method) \(path)")
                 #expect(ids.insert(id).inserted, "operationId \(id) is used twice")
                 let statuses = try #require(operation["responses"]?.keys)
-                #expect(statuses.contains("200"), "\(method) \(path)")
+                #expect(statuses.contains { $0.hasPrefix("2") }, "\(method) \(path)")
                 if path.contains("{id}") { #expect(statuses.contains("404"), "\(method) \(path)") }
                 if operation["requestBody"] != nil {
                     // Laravel answers invalid input with 422; Strapi answers every input error with 400.
+                    // A streamed upload (the market's register) bounds each part instead of the body: no 413.
                     let laravel = operation["tags"]?.array?.contains(.string("Todos")) == true
-                    #expect(statuses.isSuperset(of: laravel ? ["400", "413", "422"] : ["400", "413"]), "\(method) \(path)")
+                    let streamed = operation["requestBody"]?["content"]?.keys == ["multipart/form-data"]
+                    let expected: Set<String> = laravel ? ["400", "413", "422"] : streamed ? ["400"] : ["400", "413"]
+                    #expect(statuses.isSuperset(of: expected), "\(method) \(path)")
                 }
             }
         }

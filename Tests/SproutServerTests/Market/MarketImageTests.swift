@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+@testable import SproutImaging
 @testable import SproutServer
 
 /// Thumbnails are real images of the right size and orientation; files are served byte for byte with caching

@@ -12,9 +12,8 @@ import Testing
     func abusiveUploadsAre400AndLeaveNothingBehind(storage: MarketImageStorageKind) async throws {
         let jpeg = try TestImages.jpeg(width: 300, height: 200)
         let png = try TestImages.png(width: 80, height: 60)
-        var tenMegabytes = jpeg
-        tenMegabytes += [UInt8](repeating: 0x41, count: 10 * 1024 * 1024)
-        let cases: [(String, (TestVendor) throws -> [TestPart])] = [
+        let tenMegabytes = jpeg + [UInt8](repeating: 0x41, count: 10 * 1024 * 1024)
+        let cases: [(String, @Sendable (TestVendor) throws -> [TestPart])] = [
             ("six images", { vendor in [.params(Self.params(vendor))] + Array(repeating: .image(jpeg), count: 6) }),
             ("a 10 MB image", { vendor in [.params(Self.params(vendor)), .image(tenMegabytes)] }),
             ("a PNG named .jpg", { vendor in [.params(Self.params(vendor)), .image(png, filename: "photo.jpg", contentType: nil)] }),

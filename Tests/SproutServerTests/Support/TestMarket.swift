@@ -162,7 +162,10 @@ extension TestClientProtocol {
             "stock": "\(stock)", "currency": "\(currency)", "secret": "\(vendor.secret)"}
             """
         let pictures = try images ?? [TestImages.jpeg(width: 400, height: 300)]
-        let response = try await register(parts: [.params(params)] + pictures.map { .image($0) }, identifier: vendor.identifier)
+        let parts = pictures.enumerated().map { index, bytes in
+            bytes.starts(with: [0x89, 0x50]) ? TestPart.image(bytes, filename: "photo\(index).png", contentType: "image/png") : .image(bytes, filename: "photo\(index).jpg")
+        }
+        let response = try await register(parts: [.params(params)] + parts, identifier: vendor.identifier)
         guard response.status == .created, let json = response.json else {
             throw TestFailure("register failed: \(response.status) \(response.text)")
         }

@@ -1,0 +1,36 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import SproutImaging
+
+/// `MarketImageProcessing` with the system's libjpeg and libpng (`SproutImaging`): each image is decoded in full
+/// and thumbnailed on NIO's thread pool, never on an event loop, and only as many at once as there are cores,
+/// so ten uploads at once queue instead of holding ten decoded images in memory.
+struct SystemImageProcessor: MarketImageProcessing {
+    let limits: ImageLimits
+    let running: ConcurrencyLimit
+
+    init(limits: ImageLimits = ImageLimits(), concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.limits = limits
+        running = ConcurrencyLimit(max(1, concurrency))
+    }
+
+    func process(_ bytes: ByteBuffer) async throws -> ProcessedMarketImage {
+        let limits = limits
+        let result: Result<ProcessedImage, ImageRejection> = try await running.run {
+            try await NIOThreadPool.singleton.runIfActive {
+                bytes.withUnsafeReadableBytes { raw in Result { () throws(ImageRejection) in try ImageProcessor.process(raw, limits: limits) } }
+            }
+        }
+        switch result {
+        case .success(let image):
+            return ProcessedMarketImage(format: image.format == .jpeg ? .jpeg : .png, thumbnail: ByteBuffer(bytes: image.thumbnail))
+        case .failure(.notAnImage):
+            throw MarketError.badRequest("An image is neither a JPEG nor a PNG.")
+        case .failure(.unreadable):
+            throw MarketError.badRequest("An image could not be decoded in full (truncated or corrupt).")
+        case .failure(.tooManyPixels(let width, let height)):
+            throw MarketError.badRequest("An image of \(width)×\(height) pixels is larger than \(limits.maximumPixels / 1_000_000) megapixels.")
+        }
+    }
+}
