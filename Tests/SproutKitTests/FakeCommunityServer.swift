@@ -25,8 +25,7 @@ final class FakeCommunityServer: HTTPTransport, @unchecked Sendable {
     private var clock = Date(timeIntervalSince1970: 1_700_000_000)
     private var sent: [URLRequest] = []
     private var failures: [Failure] = []
-    private var held = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private let gate = AnswerGate()
 
     static let base = URL(string: "http://127.0.0.1:9")!
 
@@ -69,24 +68,13 @@ final class FakeCommunityServer: HTTPTransport, @unchecked Sendable {
     var commentTexts: [Int: String] { lock.withLock { Dictionary(uniqueKeysWithValues: comments.map { ($0.id, $0.text) }) } }
 
     /// Answers are computed (the server acts) but not returned until `release()`.
-    func hold() { lock.withLock { held = true } }
+    func hold() { gate.hold() }
 
-    func release() {
-        let continuations = lock.withLock {
-            held = false
-            defer { waiting = [] }
-            return waiting
-        }
-        continuations.forEach { $0.resume() }
-    }
+    func release() { gate.release() }
 
     /// Waits (briefly) until `count` requests have arrived.
     func waitForRequests(_ count: Int) async throws {
-        for _ in 0..<500 {
-            if lock.withLock({ sent.count >= count }) { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw StubError.timedOut
+        try await eventually { self.lock.withLock { self.sent.count >= count } }
     }
 
     // MARK: HTTPTransport
@@ -96,16 +84,7 @@ final class FakeCommunityServer: HTTPTransport, @unchecked Sendable {
             sent.append(request)
             return answer(request)
         }
-        let mustWait = lock.withLock { held }
-        if mustWait {
-            await withCheckedContinuation { continuation in
-                let stillHeld = lock.withLock {
-                    if held { waiting.append(continuation) }
-                    return held
-                }
-                if !stillHeld { continuation.resume() }
-            }
-        }
+        await gate.passThrough()
         let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
         return (Data(body.utf8), response)
     }

@@ -23,7 +23,11 @@ func withLiveServerAndDatabase<Value: Sendable>(
     let place = try await LiveDatabasePlace.make(logger: logger)
     defer { place.removeDirectory() }
     let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger)
-    var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
+    // Uploads (the market's images) go to a directory of the test's own, not the working directory.
+    let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sproutkit-data-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dataDirectory) }
+    var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0, dataDirectory: dataDirectory.path)
     // bcrypt's lowest cost: the cost is not what these tests are about.
     configuration.passwordHashCost = 4
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)

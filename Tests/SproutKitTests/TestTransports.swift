@@ -9,8 +9,7 @@ import SproutKit
 /// server's answers arrive after the server has acted on them.
 final class GatedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
-    private var held = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private let gate = AnswerGate()
     private var sent: [URLRequest] = []
     private var answered = 0
     private let inner = URLSessionTransport()
@@ -18,24 +17,42 @@ final class GatedTransport: HTTPTransport, @unchecked Sendable {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         lock.withLock { sent.append(request) }
         let answer = try await inner.send(request)
-        let mustWait = lock.withLock {
-            answered += 1
-            return held
-        }
-        if mustWait {
-            await withCheckedContinuation { continuation in
-                let stillHeld = lock.withLock {
-                    if held { waiting.append(continuation) }
-                    return held
-                }
-                if !stillHeld { continuation.resume() }
-            }
-        }
+        lock.withLock { answered += 1 }
+        await gate.passThrough()
         return answer
     }
 
+    func hold() { gate.hold() }
+
+    func release() { gate.release() }
+
+    var requests: [URLRequest] { lock.withLock { sent } }
+
+    /// Waits (briefly) until `count` requests have been sent.
+    func waitForRequests(_ count: Int) async throws {
+        try await eventually { self.lock.withLock { self.sent.count >= count } }
+    }
+
+    /// Waits (briefly) until the server has answered `count` requests (answers may still be held).
+    func waitForAnswers(_ count: Int) async throws {
+        try await eventually { self.lock.withLock { self.answered >= count } }
+    }
+
+    var answerCount: Int { lock.withLock { answered } }
+}
+
+/// Holds answers back while held: a transport calls `passThrough()` after the server has acted on a request, so
+/// a test decides when (and in which order) the answers arrive.
+final class AnswerGate: @unchecked Sendable {
+    // Every access to `held` and `waiting` holds `lock`.
+    private let lock = NSLock()
+    private var held = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Answers wait from now on.
     func hold() { lock.withLock { held = true } }
 
+    /// Lets every waiting answer go, and the ones after them.
     func release() {
         let continuations = lock.withLock {
             held = false
@@ -45,27 +62,26 @@ final class GatedTransport: HTTPTransport, @unchecked Sendable {
         continuations.forEach { $0.resume() }
     }
 
-    var requests: [URLRequest] { lock.withLock { sent } }
-
-    /// Waits (briefly) until `count` requests have been sent.
-    func waitForRequests(_ count: Int) async throws {
-        try await waitUntil { $0.sent.count >= count }
-    }
-
-    /// Waits (briefly) until the server has answered `count` requests (answers may still be held).
-    func waitForAnswers(_ count: Int) async throws {
-        try await waitUntil { $0.answered >= count }
-    }
-
-    var answerCount: Int { lock.withLock { answered } }
-
-    private func waitUntil(_ condition: (GatedTransport) -> Bool) async throws {
-        for _ in 0..<500 {
-            if lock.withLock({ condition(self) }) { return }
-            try await Task.sleep(for: .milliseconds(10))
+    /// Returns at once unless held; then when released.
+    func passThrough() async {
+        guard lock.withLock({ held }) else { return }
+        await withCheckedContinuation { continuation in
+            let stillHeld = lock.withLock {
+                if held { waiting.append(continuation) }
+                return held
+            }
+            if !stillHeld { continuation.resume() }
         }
-        throw StubError.timedOut
     }
+}
+
+/// Waits (up to five seconds) until `condition` holds.
+func eventually(_ condition: () -> Bool) async throws {
+    for _ in 0..<500 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    throw StubError.timedOut
 }
 
 /// Answers every request itself: for failures a live server cannot produce.

@@ -37,9 +37,7 @@ public final class FeedStore {
     /// The `_start` of the next page: the rows of the server's list already seen, moved by the posts created and
     /// deleted here, so a page neither repeats nor skips what this device changed.
     @ObservationIgnored private var nextStart = 0
-    @ObservationIgnored private var loadTask: Task<Void, Never>?
-    /// Bumped whenever the list is restarted, so answers to an older request are dropped.
-    @ObservationIgnored private var generation = 0
+    @ObservationIgnored private let loads = PageLoadCoordinator()
 
     /// - Parameters:
     ///   - client: the community API, signed in.
@@ -72,10 +70,7 @@ public final class FeedStore {
     /// Loads the next page. While a page is loading no second request starts (the call waits for that one);
     /// after the end, nothing is requested.
     public func loadMore() async {
-        if let loadTask {
-            await loadTask.value
-            return
-        }
+        if await loads.joinRunning() { return }
         guard hasMore else { return }
         await startLoad(.loadingMore)
     }
@@ -98,9 +93,7 @@ public final class FeedStore {
     }
 
     private func restart(clearing: Bool) async {
-        loadTask?.cancel()
-        loadTask = nil
-        generation += 1
+        loads.restart()
         if clearing {
             posts = []
             hasLoaded = false
@@ -111,13 +104,8 @@ public final class FeedStore {
     }
 
     private func startLoad(_ state: LoadState) async {
-        let generation = self.generation
         loadState = state
-        let task = Task { await self.load(state, generation: generation) }
-        loadTask = task
-        await task.value
-        if self.generation == generation {
-            loadTask = nil
+        if await loads.run({ generation in await self.load(state, generation: generation) }) {
             loadState = .idle
         }
     }
@@ -126,7 +114,7 @@ public final class FeedStore {
         let start = state == .refreshing ? 0 : nextStart
         do {
             let page = try await client.posts(start: start, limit: pageSize, sort: sort)
-            guard generation == self.generation, !Task.isCancelled else { return }
+            guard loads.isCurrent(generation), !Task.isCancelled else { return }
             if state == .refreshing {
                 posts = page
             } else {
@@ -140,7 +128,7 @@ public final class FeedStore {
         } catch .cancelled {
             return
         } catch {
-            guard generation == self.generation else { return }
+            guard loads.isCurrent(generation) else { return }
             report(error)
         }
     }

@@ -46,11 +46,9 @@ public final class TodoListStore {
     static let maximumFetchesPerLoad = 5
     private let client: TodosClient
     private let favourites: TodoFavourites?
-    @ObservationIgnored private var loadTask: Task<Void, Never>?
+    @ObservationIgnored private let loads = PageLoadCoordinator()
     /// Todos deleted here: a page that was already on its way when they were deleted must not bring them back.
     @ObservationIgnored private var deletedIDs: Set<Int> = []
-    /// Bumped whenever the list is restarted, so answers to an older request are dropped.
-    @ObservationIgnored private var generation = 0
 
     /// - Parameters:
     ///   - client: the Todos API.
@@ -75,12 +73,9 @@ public final class TodoListStore {
 
     /// Loads the next page, unless one is already loading or there is none.
     public func loadNextPage() async {
-        if let loadTask {
-            await loadTask.value
-            return
-        }
+        if await loads.joinRunning() { return }
         guard hasLoaded, hasMore else { return }
-        await startLoad(state: .loadingNextPage, generation: generation)
+        await startLoad(state: .loadingNextPage)
     }
 
     /// Loads the next page when `todo` is among the last `threshold` loaded (call it as rows appear).
@@ -102,25 +97,19 @@ public final class TodoListStore {
     }
 
     private func restart(clearing: Bool) async {
-        loadTask?.cancel()
-        loadTask = nil
-        generation += 1
+        loads.restart()
         if clearing {
             todos = []
             hasLoaded = false
             hasMore = false
             total = 0
         }
-        await startLoad(state: .loadingFirstPage, generation: generation)
+        await startLoad(state: .loadingFirstPage)
     }
 
-    private func startLoad(state: LoadState, generation: Int) async {
+    private func startLoad(state: LoadState) async {
         loadState = state
-        let task = Task { await self.load(state: state, generation: generation) }
-        loadTask = task
-        await task.value
-        if self.generation == generation {
-            loadTask = nil
+        if await loads.run({ generation in await self.load(state: state, generation: generation) }) {
             loadState = .idle
         }
     }
@@ -137,7 +126,7 @@ public final class TodoListStore {
             while true {
                 let result = try await fetch(page: page)
                 fetches += 1
-                guard generation == self.generation, !Task.isCancelled else { return }
+                guard loads.isCurrent(generation), !Task.isCancelled else { return }
                 let arrived = result.todos.filter { !deletedIDs.contains($0.id) }
                 if state == .loadingFirstPage {
                     todos = arrived
@@ -162,7 +151,7 @@ public final class TodoListStore {
         } catch .cancelled {
             return
         } catch {
-            guard generation == self.generation else { return }
+            guard loads.isCurrent(generation) else { return }
             report(error)
         }
     }
