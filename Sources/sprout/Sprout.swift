@@ -6,7 +6,7 @@ import SproutServer
 struct Sprout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self],
+        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self],
         defaultSubcommand: Serve.self
     )
 }

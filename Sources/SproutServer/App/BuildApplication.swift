@@ -79,6 +79,11 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase)
         vendors: market.vendors, authenticator: accounts.authenticator, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
     router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
+    router.addRoutes(BoardController<SproutRequestContext>(
+        repository: SQLBoardRepository(executor: database.executor),
+        authenticator: BoardAuthenticator(accounts: accounts.authenticator, staticToken: configuration.boardAPIToken),
+        maxBodySize: configuration.maxRequestBodySize
+    ).endpoints, atPath: "/api/v2")
     let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)

@@ -27,6 +27,9 @@ public struct SproutConfiguration: Sendable {
     public var marketImageStorage: MarketImageStorageKind = .files
     /// `MARKET_MAX_IMAGE_BYTES`: the largest product image accepted (the camp's 300 KiB by default).
     public var marketMaxImageBytes = 307_200
+    /// `BOARD_API_TOKEN`: a static Bearer token that reads every board (as the Mail Plug app's hard-coded one did);
+    /// it writes nothing and owns nothing. Unset: only account tokens work.
+    public var boardAPIToken: String?
 
     public init(
         hostname: String = "127.0.0.1",
@@ -53,7 +56,7 @@ public struct SproutConfiguration: Sendable {
     }
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
-    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`;
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -138,6 +141,7 @@ public struct SproutConfiguration: Sendable {
             }
             configuration.marketMaxImageBytes = parsed
         }
+        configuration.boardAPIToken = value("BOARD_API_TOKEN")
         return configuration
     }
 

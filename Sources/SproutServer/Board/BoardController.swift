@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SproutWire
+
+/// The Mail Plug board API at `/api/v2/boards…`: boards, posts newest first with `offset`/`limit`, search by
+/// target, a post's detail (which counts a view), and — beyond the original — writing, editing and deleting one's
+/// own posts in writable boards.
+struct BoardController<Context: RequestContext> {
+    let repository: SQLBoardRepository
+    let authenticator: BoardAuthenticator
+    let maxBodySize: Int
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
+        routes.get("boards", use: boards)
+        routes.get("boards/{boardId}/posts", use: posts)
+        routes.post("boards/{boardId}/posts", use: createPost)
+        routes.get("boards/{boardId}/posts/{postId}", use: showPost)
+        routes.put("boards/{boardId}/posts/{postId}", use: updatePost)
+        routes.delete("boards/{boardId}/posts/{postId}", use: deletePost)
+        return routes
+    }
+
+    @Sendable func boards(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        let boards = try await repository.boards(now: Date()).map { $0.json(for: caller) }
+        return try Response.json(BoardEnvelope(value: boards, offset: 0, limit: boards.count, total: boards.count))
+    }
+
+    @Sendable func posts(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        let query = try BoardInput.postQuery(request.queryFields)
+        let now = Date()
+        let board = try await board(context, now: now)
+        let page = try await repository.posts(boardID: board.id, query: query)
+        return try Response.json(BoardEnvelope(
+            value: page.posts.map { $0.json(for: caller, now: now) }, offset: query.offset, limit: query.limit, total: page.total
+        ))
+    }
+
+    @Sendable func showPost(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        let now = Date()
+        let board = try await board(context, now: now)
+        guard let post = try await repository.viewPost(id: try postID(context), boardID: board.id) else { throw BoardError.postNotFound }
+        return try Response.json(post.json(for: caller, now: now))
+    }
+
+    @Sendable func createPost(_ request: Request, context: Context) async throws -> Response {
+        let (account, board) = try await writer(request, context)
+        let input = try BoardInput.post(try await bodyFields(request), allowingParent: true)
+        if let parent = input.parentPostID, try await repository.post(id: parent, boardID: board.id) == nil {
+            throw BoardError.badRequest("parentPostId must be a post of this board.")
+        }
+        let now = Date()
+        let post = try await repository.createPost(
+            board: board, author: account, title: input.title, contents: input.contents, parentPostID: input.parentPostID, at: now
+        )
+        return try Response.json(post.json(for: .account(account), now: now), status: .created)
+    }
+
+    @Sendable func updatePost(_ request: Request, context: Context) async throws -> Response {
+        let (account, board) = try await writer(request, context)
+        let id = try postID(context)
+        let input = try BoardInput.post(try await bodyFields(request), allowingParent: false)
+        let now = Date()
+        guard let post = try await repository.updatePost(id: id, boardID: board.id, accountID: account.id, title: input.title, contents: input.contents, at: now) else {
+            throw try await missingOrForbidden(id: id, boardID: board.id)
+        }
+        return try Response.json(post.json(for: .account(account), now: now))
+    }
+
+    @Sendable func deletePost(_ request: Request, context: Context) async throws -> Response {
+        let (account, board) = try await writer(request, context)
+        let id = try postID(context)
+        guard try await repository.deletePost(id: id, boardID: board.id, accountID: account.id) else {
+            throw try await missingOrForbidden(id: id, boardID: board.id)
+        }
+        return Response(status: .noContent)
+    }
+
+    // MARK: - Request parts
+
+    /// An account writing in a writable board (the static token writes nothing).
+    private func writer(_ request: Request, _ context: Context) async throws -> (Account, Board) {
+        let caller = try await authenticator.caller(of: request)
+        let board = try await board(context, now: Date())
+        guard case .account(let account) = caller else { throw BoardError.readOnlyToken }
+        guard board.writable else { throw BoardError.notWritable }
+        return (account, board)
+    }
+
+    /// After a write that matched nothing: 404 if the post is not there, 403 if it is someone else's.
+    private func missingOrForbidden(id: Int, boardID: Int) async throws -> BoardError {
+        try await repository.post(id: id, boardID: boardID) == nil ? .postNotFound : .notYourPost
+    }
+
+    private func board(_ context: Context, now: Date) async throws -> Board {
+        guard let raw = context.parameters.get("boardId"), let id = Int(raw), id > 0,
+              let board = try await repository.board(id: id, now: now)
+        else { throw BoardError.boardNotFound }
+        return board
+    }
+
+    private func postID(_ context: Context) throws -> Int {
+        guard let raw = context.parameters.get("postId"), let id = Int(raw), id > 0 else { throw BoardError.postNotFound }
+        return id
+    }
+
+    private func bodyFields(_ request: Request) async throws -> FormFields {
+        var request = request
+        do {
+            return try await request.bodyFields(limit: maxBodySize)
+        } catch let error as BodyReadingError {
+            throw BoardError.unreadableBody(error)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import HTTPTypes
+import Hummingbird
+import SproutWire
+
+/// Every board error: `{"message": "…"}` (no client of the original decoded one; the contract settles on this).
+struct BoardError: HTTPResponseError {
+    let status: HTTPResponse.Status
+    let message: String
+
+    static func badRequest(_ message: String) -> BoardError { BoardError(status: .badRequest, message: message) }
+
+    static let unauthorized = BoardError(status: .unauthorized, message: "A valid Bearer token is required.")
+    static let boardNotFound = BoardError(status: .notFound, message: "No board has this id.")
+    static let postNotFound = BoardError(status: .notFound, message: "No post in this board has this id.")
+    static let notWritable = BoardError(status: .forbidden, message: "This board cannot be written in.")
+    static let readOnlyToken = BoardError(status: .forbidden, message: "The API token can read boards but not write in them.")
+    static let notYourPost = BoardError(status: .forbidden, message: "Only the post's writer may change it.")
+
+    static func unreadableBody(_ error: BodyReadingError) -> BoardError {
+        switch error {
+        case .tooLarge: BoardError(status: .contentTooLarge, message: error.message)
+        case .malformedJSON, .jsonNotAnObject, .malformedMultipart, .tooManyFields: .badRequest(error.message)
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try Response.json(BoardErrorJSON(message: message), status: status)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import SproutWire
+
+/// A board and whether anything was written in it lately.
+struct Board: Sendable, Equatable {
+    let id: Int
+    let displayName: String
+    let boardType: BoardType
+    let writable: Bool
+    let archived: Bool
+    let orderNo: Int
+    let hasNewPost: Bool
+}
+
+enum BoardType: String, Sendable, CaseIterable {
+    case normal, notice, anonymous
+}
+
+/// A post with what the Mail Plug JSON shows of it.
+struct BoardPost: Sendable, Equatable {
+    let id: Int
+    let boardID: Int
+    let boardDisplayName: String
+    let accountID: Int
+    let writerName: String
+    let writerEmail: String
+    let parentPostID: Int?
+    let title: String
+    let contents: String
+    let postType: String
+    let isAnonymous: Bool
+    let viewCount: Int
+    let createdAt: Date
+    let hasReply: Bool
+}
+
+/// Who is asking: an account, or the configured static token (reads everything, writes nothing, owns nothing).
+enum BoardCaller: Sendable {
+    case account(Account)
+    case staticToken
+
+    var accountID: Int? {
+        if case .account(let account) = self { return account.id }
+        return nil
+    }
+}
+
+struct BoardPostQuery: Sendable, Equatable {
+    var offset = 0
+    var limit = 30
+    var search: String?
+    var target = BoardSearchTarget.all
+}
+
+extension BoardPost {
+    /// A post is new for 24 hours.
+    static let newFor: TimeInterval = 24 * 60 * 60
+
+    func json(for caller: BoardCaller, now: Date) -> BoardPostJSON {
+        BoardPostJSON(
+            postId: id, title: title, boardId: boardID, boardDisplayName: boardDisplayName,
+            writer: isAnonymous ? .anonymous : BoardWriterJSON(displayName: writerName, emailAddress: writerEmail),
+            contents: contents, createdDateTime: BoardTimestamp.string(from: createdAt), viewCount: viewCount,
+            postType: postType, isNewPost: now.timeIntervalSince(createdAt) < Self.newFor, hasInlineImage: false,
+            commentsCount: 0, attachmentsCount: 0, isAnonymous: isAnonymous, isOwner: caller.accountID == accountID,
+            hasReply: hasReply, parentPostId: parentPostID
+        )
+    }
+}
+
+extension Board {
+    func json(for caller: BoardCaller) -> BoardJSON {
+        BoardJSON(
+            boardId: id, displayName: displayName, boardType: boardType.rawValue, isFavorite: false, hasNewPost: hasNewPost,
+            orderNo: orderNo, capability: BoardCapabilityJSON(writable: writable && caller.accountID != nil, manageable: false)
+        )
+    }
+}
