@@ -80,28 +80,36 @@ struct Seed: AsyncParsableCommand {
     @Option(name: .long, help: "How many demo market products (sold by demo1's vendor 새싹상회, with real images).")
     var products: Int = 12
 
+    @Option(name: .customLong("board-posts"), help: "How many demo board posts (mostly in the free board; some notices, anonymous posts and replies).")
+    var boardPosts: Int = 30
+
     @OptionGroup var data: DataOptions
 
     func validate() throws {
-        guard todos >= 0, posts >= 0, comments >= 0, products >= 0 else {
-            throw ValidationError("--todos, --posts, --comments and --products must be 0 or more")
+        guard todos >= 0, posts >= 0, comments >= 0, products >= 0, boardPosts >= 0 else {
+            throw ValidationError("--todos, --posts, --comments, --products and --board-posts must be 0 or more")
         }
         guard (1...1000).contains(accounts) else { throw ValidationError("--accounts must be from 1 to 1000") }
     }
 
     func run() async throws {
         let configuration = try data.configuration()
-        let (todos, accounts, posts, comments, products) = (todos, accounts, posts, comments, products)
+        let (todos, accounts, posts, comments, products, boardPosts) = (todos, accounts, posts, comments, products, boardPosts)
         try await withDatabase(configuration) { database in
             try await database.migrate()
             try await TodoSeeder(database: database).seed(count: todos) { inserted in
                 if inserted == todos || inserted % 5000 == 0 { print("Seeded \(inserted)/\(todos) todos") }
             }
-            guard posts > 0 || products > 0 else { return }
+            guard posts > 0 || products > 0 || boardPosts > 0 else { return }
             let result = try await CommunitySeeder(database: database).seed(accounts: accounts, posts: posts, comments: comments) { print($0) }
             print("Demo accounts: \(result.usernames.joined(separator: ", "))")
             if let password = result.newPassword {
                 print("New demo accounts sign in with the password \(password) (shown once).")
+            }
+            if boardPosts > 0 {
+                try await BoardSeeder(database: database).seed(posts: boardPosts, authors: result.usernames) { seeded in
+                    print("Seeded \(seeded)/\(boardPosts) board posts")
+                }
             }
             guard products > 0 else { return }
             let vendor = try await MarketSeeder(database: database, configuration: configuration).seed(products: products) { seeded in
