@@ -28,10 +28,7 @@ struct StrapiError: HTTPResponseError {
     }
 
     static func unreadableBody(_ error: BodyReadingError) -> StrapiError {
-        switch error {
-        case .tooLarge: StrapiError(status: .contentTooLarge, message: error.message)
-        case .malformedJSON, .jsonNotAnObject, .malformedMultipart, .tooManyFields: .badRequest(error.message)
-        }
+        StrapiError(status: error.status, message: error.message)
     }
 
     /// The caller-dependent headers are added by `CallerDependentHeadersMiddleware`, which every route group that

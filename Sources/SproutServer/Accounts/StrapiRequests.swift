@@ -16,12 +16,7 @@ extension AccountAuthenticator {
 extension Request {
     /// The body's fields, with unreadable bodies answered in Strapi's shape.
     func strapiBodyFields(limit: Int) async throws -> FormFields {
-        var request = self
-        do {
-            return try await request.bodyFields(limit: limit)
-        } catch let error as BodyReadingError {
-            throw StrapiError.unreadableBody(error)
-        }
+        try await bodyFields(limit: limit, refusal: StrapiError.unreadableBody)
     }
 }
 

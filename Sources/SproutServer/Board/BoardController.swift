@@ -110,11 +110,6 @@ struct BoardController<Context: RequestContext> {
     }
 
     private func bodyFields(_ request: Request) async throws -> FormFields {
-        var request = request
-        do {
-            return try await request.bodyFields(limit: maxBodySize)
-        } catch let error as BodyReadingError {
-            throw BoardError.unreadableBody(error)
-        }
+        try await request.bodyFields(limit: maxBodySize, refusal: BoardError.unreadableBody)
     }
 }

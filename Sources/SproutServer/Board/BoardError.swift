@@ -17,10 +17,7 @@ struct BoardError: HTTPResponseError {
     static let notYourPost = BoardError(status: .forbidden, message: "Only the post's writer may change it.")
 
     static func unreadableBody(_ error: BodyReadingError) -> BoardError {
-        switch error {
-        case .tooLarge: BoardError(status: .contentTooLarge, message: error.message)
-        case .malformedJSON, .jsonNotAnObject, .malformedMultipart, .tooManyFields: .badRequest(error.message)
-        }
+        BoardError(status: error.status, message: error.message)
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

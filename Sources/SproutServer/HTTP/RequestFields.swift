@@ -20,6 +20,12 @@ public enum BodyReadingError: Error, Equatable {
         case .tooManyFields(let limit): "The request body has more than \(limit) fields."
         }
     }
+
+    /// 413 for a body over the limit, 400 for anything unreadable.
+    public var status: HTTPResponse.Status {
+        if case .tooLarge = self { return .contentTooLarge }
+        return .badRequest
+    }
 }
 
 /// The request's connection ended before its body had arrived. Not a server error: it is logged as what it
@@ -29,6 +35,16 @@ struct ClientWentAway: Error {
 }
 
 extension Request {
+    /// The body's fields, with an unreadable body answered in the calling service's own error shape.
+    func bodyFields(limit: Int, refusal: (BodyReadingError) -> some Error) async throws -> FormFields {
+        var request = self
+        do {
+            return try await request.bodyFields(limit: limit)
+        } catch let error as BodyReadingError {
+            throw refusal(error)
+        }
+    }
+
     /// The request's query string as fields (`+` and percent escapes decoded, as PHP does).
     var queryFields: FormFields {
         URLEncodedForm.parse(uri.query ?? "")

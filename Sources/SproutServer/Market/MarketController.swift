@@ -109,12 +109,7 @@ struct MarketController<Context: RequestContext> {
     }
 
     private func bodyFields(_ request: Request) async throws -> FormFields {
-        var request = request
-        do {
-            return try await request.bodyFields(limit: maxBodySize)
-        } catch let error as BodyReadingError {
-            throw MarketError.unreadableBody(error)
-        }
+        try await request.bodyFields(limit: maxBodySize, refusal: MarketError.unreadableBody)
     }
 
     private func number(_ query: FormFields, _ name: String) throws -> Int? {

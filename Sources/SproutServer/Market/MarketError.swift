@@ -22,10 +22,7 @@ struct MarketError: HTTPResponseError {
     static let vendorNameTaken = MarketError(status: .conflict, message: "This vendor name is taken.")
 
     static func unreadableBody(_ error: BodyReadingError) -> MarketError {
-        switch error {
-        case .tooLarge: MarketError(status: .contentTooLarge, message: error.message)
-        case .malformedJSON, .jsonNotAnObject, .malformedMultipart, .tooManyFields: .badRequest(error.message)
-        }
+        MarketError(status: error.status, message: error.message)
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

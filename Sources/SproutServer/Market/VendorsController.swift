@@ -20,13 +20,7 @@ struct VendorsController<Context: RequestContext> {
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         let account = try await account(of: request)
-        var request = request
-        let fields: FormFields
-        do {
-            fields = try await request.bodyFields(limit: maxBodySize)
-        } catch let error as BodyReadingError {
-            throw MarketError.unreadableBody(error)
-        }
+        let fields = try await request.bodyFields(limit: maxBodySize, refusal: MarketError.unreadableBody)
         let vendor = try await vendors.create(accountID: account.id, name: fields["name"]?.asText ?? "")
         return try Response.json(MarketVendorJSON(vendor), status: .created)
     }

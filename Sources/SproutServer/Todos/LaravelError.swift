@@ -26,10 +26,7 @@ struct LaravelError: HTTPResponseError {
     static let todoNotFound = LaravelError(status: .notFound, message: "할일을 찾을 수 없습니다.")
 
     static func unreadableBody(_ error: BodyReadingError) -> LaravelError {
-        switch error {
-        case .tooLarge: LaravelError(status: .contentTooLarge, message: error.message)
-        case .malformedJSON, .jsonNotAnObject, .malformedMultipart, .tooManyFields: LaravelError(status: .badRequest, message: error.message)
-        }
+        LaravelError(status: error.status, message: error.message)
     }
 
     private struct Body: Encodable {

@@ -81,12 +81,7 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
     }
 
     private func bodyFields(_ request: Request) async throws -> FormFields {
-        var request = request
-        do {
-            return try await request.bodyFields(limit: maxBodySize)
-        } catch let error as BodyReadingError {
-            throw LaravelError.unreadableBody(error)
-        }
+        try await request.bodyFields(limit: maxBodySize, refusal: LaravelError.unreadableBody)
     }
 
     /// Anonymous calls work on the original's one shared list; an account's token (or web session) on that
