@@ -17,12 +17,16 @@ struct CommunityPages<Context: RequestContext> {
     }
 
     private struct PostContext {
+        /// For the log-in prompt.
+        let app = CommunityPages.app
         let postID: Int
         let visitor: WebVisitor?
         let logInPath: String
     }
 
     private struct WriteContext {
+        /// For the log-in prompt.
+        let app = CommunityPages.app
         /// The post being edited; nil for a new post.
         let editing: Int?
         let visitor: WebVisitor?
