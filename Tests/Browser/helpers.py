@@ -112,6 +112,14 @@ def log_in(driver, server, identifier, password="password1", next_path=None):
     wait(driver, lambda d: d.find_elements(By.ID, "logout-button"), message="never signed in")
 
 
+def log_out(driver):
+    """Logs out with the header's button and its confirmation, and waits until the header offers to log in."""
+    driver.find_element(By.ID, "logout-button").click()
+    wait(driver, lambda d: d.find_element(By.ID, "logout-dialog").is_displayed())
+    driver.find_element(By.ID, "logout-confirm").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "login-link"), message="never signed out")
+
+
 def signed_in_as(driver):
     """The username the header shows, or None when it offers to log in."""
     return driver.execute_script(

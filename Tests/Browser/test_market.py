@@ -10,7 +10,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import canvas_image, fill, is_shown, log_in, sample_png, screenshot, submit_enabled, text_of, wait
+from helpers import canvas_image, fill, is_shown, log_in, log_out, sample_png, screenshot, submit_enabled, text_of, wait
 
 
 # ---- Helpers -----------------------------------------------------------------------------------------
@@ -608,10 +608,7 @@ def test_edit_and_delete_are_only_for_the_products_own_vendor(browser, server):
     assert not submit_enabled(browser, "product-submit")
 
     # A signed-in account that is no vendor owns nothing either.
-    browser.find_element(By.ID, "logout-button").click()
-    wait(browser, lambda d: d.find_element(By.ID, "logout-dialog").is_displayed())
-    browser.find_element(By.ID, "logout-confirm").click()
-    wait(browser, lambda d: d.find_elements(By.ID, "login-link"))
+    log_out(browser)
     server.community.sign_up("shopper")
     log_in(browser, server, "shopper", next_path=f"/market/products/{mine['id']}")
     settle_product(browser)
