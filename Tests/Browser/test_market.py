@@ -447,20 +447,44 @@ def test_registering_with_live_validation_and_images_reordered_and_removed_befor
     assert is_shown(browser, "product-actions"), "the vendor's own product"
 
 
+def test_a_picture_larger_than_the_server_takes_is_shrunk_to_a_jpeg_before_upload(browser, server, tmp_path):
+    seller(server)
+    log_in(browser, server, "seller", next_path="/market/new")
+    settle_form(browser)
+    assert text_of(browser, "image-limit") == "300KB"
+    big = tmp_path / "big.png"
+    assert len(canvas_image(browser, big, "image/png", "큰 사진", "#000", (900, 700), noise=True)) > 307_200
+    browser.find_element(By.ID, "image-input").send_keys(str(big))
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#image-previews li"), timeout=20)
+    assert browser.find_element(By.CSS_SELECTOR, "#image-previews img").get_attribute("alt") == "1번째 이미지: big.jpg"
+    assert not is_shown(browser, "image-error")
+    fill(browser, "product-name-input", "줄여서 올린 사진")
+    fill(browser, "product-price-input", "1000")
+    wait(browser, lambda d: submit_enabled(d, "product-submit"))
+    browser.find_element(By.ID, "product-submit").click()
+    wait(browser, lambda d: "/market/products/" in d.current_url)
+    saved = server.market.product(int(browser.current_url.rsplit("/", 1)[1]))
+    content = server.market.image(saved["images"][0]["url"])
+    assert content[:3] == b"\xff\xd8\xff" and len(content) <= 307_200
+    assert saved["images"][0]["url"].endswith(".jpg")
+
+
 def test_a_refused_upload_shows_the_servers_message(browser, server, tmp_path):
     seller(server)
     log_in(browser, server, "seller", next_path="/market/new")
     settle_form(browser)
-    big = tmp_path / "big.png"
-    assert len(canvas_image(browser, big, "image/png", "!", "#000", (640, 640), noise=True)) > 307_200
-    browser.find_element(By.ID, "image-input").send_keys(str(big))
-    fill(browser, "product-name-input", "너무 큰 사진")
+    # Named and typed as a JPEG, but no picture: only the server can tell.
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0" + b"not really a picture" * 40)
+    browser.find_element(By.ID, "image-input").send_keys(str(broken))
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#image-previews li"))
+    fill(browser, "product-name-input", "깨진 사진")
     fill(browser, "product-price-input", "1000")
     wait(browser, lambda d: submit_enabled(d, "product-submit"))
     browser.find_element(By.ID, "product-submit").click()
     wait(browser, lambda d: is_shown(d, "form-error"))
     message = text_of(browser, "form-error")
-    assert message.startswith("상품 등록 실패하였습니다. (") and "307200" in message, message
+    assert message.startswith("상품 등록 실패하였습니다. (") and message.endswith(")") and len(message) > 20, message
     assert browser.current_url == server.url("/market/new")
     assert submit_enabled(browser, "product-submit"), "the form can be sent again"
 

@@ -8,6 +8,8 @@ import Hummingbird
 /// see the log-in prompt on the pages that need an account.
 struct MarketPages<Context: RequestContext> {
     let renderer: WebPageRenderer
+    /// The server's limit for one image (`MARKET_MAX_IMAGE_BYTES`): the form shrinks larger pictures to fit first.
+    let maxImageBytes: Int
 
     static var app: WebApp { WebApp.all.first { $0.slug == "market" }! }
 
@@ -30,6 +32,7 @@ struct MarketPages<Context: RequestContext> {
         let app = MarketPages.app
         /// The product being edited; nil for a new one.
         let editing: Int?
+        let maxImageBytes: Int
         let visitor: WebVisitor?
         let logInPath: String
     }
@@ -68,7 +71,7 @@ struct MarketPages<Context: RequestContext> {
 
     private func formPage(editing: Int?, request: Request) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
-        let page = FormContext(editing: editing, visitor: visitor, logInPath: logInPath(request))
+        let page = FormContext(editing: editing, maxImageBytes: maxImageBytes, visitor: visitor, logInPath: logInPath(request))
         return try renderer.render(
             "market-form", context: page, title: editing == nil ? "상품 등록" : "상품 수정", current: Self.app,
             scripts: visitor == nil ? [] : ["market.js"], visitor: visitor, request: request

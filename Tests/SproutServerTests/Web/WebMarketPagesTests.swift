@@ -103,7 +103,8 @@ import Testing
     @Test(arguments: ["/market/products/0", "/market/products/abc", "/market/products/-3", "/market/products/0/edit", "/market/products/x/edit"])
     func productPagesNeedAPositiveID(path: String) async throws {
         try await withTestApp { client, _ in
-            #expect(try await client.page(path).status == .notFound)
+            let page = try await client.page(path)
+            #expect(page.status == .notFound)
         }
     }
 

@@ -366,6 +366,34 @@
 
   // ---- Registering and editing (one form) -----------------------------------------------------------
 
+  // A picture larger than the server takes, drawn again smaller as a JPEG until it fits, as the app compressed its
+  // photos before uploading them. The browser applies the EXIF orientation; transparency becomes white.
+  async function shrunk(file, limit) {
+    const bitmap = await createImageBitmap(file);
+    try {
+      let scale = Math.min(1, 2000 / Math.max(bitmap.width, bitmap.height));
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const canvas = document.createElement("canvas");
+        canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+        canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+        const context = canvas.getContext("2d");
+        context.fillStyle = "#fff";
+        context.fillRect(0, 0, canvas.width, canvas.height);
+        context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+        for (const quality of [0.85, 0.7]) {
+          const blob = await new Promise((resolve) => { canvas.toBlob(resolve, "image/jpeg", quality); });
+          if (blob && blob.size <= limit) {
+            return new File([blob], `${file.name.replace(/\.[^.]*$/, "")}.jpg`, { type: "image/jpeg" });
+          }
+        }
+        scale *= 0.7;
+      }
+    } finally {
+      bitmap.close();
+    }
+    throw new Error("could not make the picture small enough");
+  }
+
   function setUpForm() {
     const form = $("product-form");
     const editing = form.dataset.productId ? Number(form.dataset.productId) : null;
@@ -394,9 +422,12 @@
     const picked = [];
     // Fields the visitor has typed in or left: only those show their messages.
     const touched = new Set();
+    const maxImageBytes = Number(form.dataset.maxImageBytes) || 307200;
     let vendor = null;
     let original = null;
     let busy = true;
+    // While picked pictures are being shrunk.
+    let picking = false;
 
     const graphemes = new Intl.Segmenter("ko", { granularity: "grapheme" });
     // Characters as the server counts them (Swift's: what a reader sees as one, emoji and Hangul alike).
@@ -469,7 +500,7 @@
       descriptionCount.classList.toggle("is-over", characters > 1000);
       imageCount.textContent = editing === null ? `${picked.length}/${MAX_IMAGES}` : "";
       const unchanged = editing !== null && Object.keys(changes()).length === 0;
-      submit.disabled = busy || Object.keys(found).length > 0 || unchanged;
+      submit.disabled = busy || picking || Object.keys(found).length > 0 || unchanged;
     }
 
     for (const [key, [input]] of Object.entries(fields)) {
@@ -504,24 +535,46 @@
       }
     }
 
+    async function addPictures(files) {
+      picking = true;
+      refresh();
+      let full = false;
+      let wrongType = false;
+      let unreadable = false;
+      for (const file of files) {
+        if (!IMAGE_TYPES.includes(file.type)) {
+          wrongType = true;
+        } else if (picked.length >= MAX_IMAGES) {
+          full = true;
+        } else {
+          let ready = file;
+          if (file.size > maxImageBytes) {
+            try {
+              ready = await shrunk(file, maxImageBytes);
+            } catch {
+              unreadable = true;
+              continue;
+            }
+          }
+          picked.push({ file: ready, url: URL.createObjectURL(ready) });
+          renderPreviews();
+        }
+      }
+      showError(imageError, full ? "이미지를 추가할 수 없습니다."
+        : wrongType ? "JPEG나 PNG 이미지만 올릴 수 있어요."
+        : unreadable ? "이미지를 읽을 수 없어요. 다른 이미지를 골라 주세요." : "");
+      picking = false;
+      refresh();
+    }
+
     if (imageInput) {
+      $("image-limit").textContent = `${Math.floor(maxImageBytes / 1024)}KB`;
+      // Picks are handled one after another, so a second one waits for the first one's shrinking.
+      let picks = Promise.resolve();
       imageInput.addEventListener("change", () => {
         const files = [...imageInput.files];
         imageInput.value = "";
-        let full = false;
-        let wrongType = false;
-        for (const file of files) {
-          if (!IMAGE_TYPES.includes(file.type)) {
-            wrongType = true;
-          } else if (picked.length >= MAX_IMAGES) {
-            full = true;
-          } else {
-            picked.push({ file, url: URL.createObjectURL(file) });
-          }
-        }
-        showError(imageError, full ? "이미지를 추가할 수 없습니다." : wrongType ? "JPEG나 PNG 이미지만 올릴 수 있어요." : "");
-        renderPreviews();
-        refresh();
+        picks = picks.then(() => addPictures(files));
       });
 
       previews.addEventListener("click", (event) => {
