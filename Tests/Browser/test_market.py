@@ -561,6 +561,8 @@ def test_editing_sends_only_what_changed_and_the_detail_shows_it(browser, server
     fill(browser, "product-price-input", "25000")
     wait(browser, lambda d: submit_enabled(d, "product-submit"))
     choices[1].click()
+    browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    screenshot(browser, "market-edit")
     browser.execute_script(RECORD_FETCHES)
     browser.find_element(By.ID, "product-submit").click()
     wait(browser, lambda d: d.current_url == server.url(f"/market/products/{product['id']}"))
