@@ -64,14 +64,14 @@ struct MarketPages<Context: RequestContext> {
     @Sendable func vendorPage(_ request: Request, context: Context) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
         return try renderer.render(
-            "market-vendor", context: VendorContext(visitor: visitor, logInPath: logInPath(request)), title: "판매자 정보",
+            "market-vendor", context: VendorContext(visitor: visitor, logInPath: request.logInPath), title: "판매자 정보",
             current: Self.app, scripts: visitor == nil ? [] : ["market.js"], visitor: visitor, request: request
         )
     }
 
     private func formPage(editing: Int?, request: Request) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
-        let page = FormContext(editing: editing, maxImageBytes: maxImageBytes, visitor: visitor, logInPath: logInPath(request))
+        let page = FormContext(editing: editing, maxImageBytes: maxImageBytes, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "market-form", context: page, title: editing == nil ? "상품 등록" : "상품 수정", current: Self.app,
             scripts: visitor == nil ? [] : ["market.js"], visitor: visitor, request: request
@@ -81,9 +81,5 @@ struct MarketPages<Context: RequestContext> {
     private func productID(_ context: Context) throws -> Int {
         guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else { throw HTTPError(.notFound) }
         return id
-    }
-
-    private func logInPath(_ request: Request) -> String {
-        "/account/login?next=" + LocalAddress.encoded(request.pageAddress)
     }
 }

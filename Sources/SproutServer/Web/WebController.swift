@@ -58,9 +58,7 @@ struct WebController<Context: RequestContext> {
     /// visitors to log in; the market's list is public) get the visitor.
     func appPage(_ app: WebApp, request: Request) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
-        let context = AppContext(
-            app: app, visitor: visitor, logInPath: "/account/login?next=" + LocalAddress.encoded(request.pageAddress)
-        )
+        let context = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
         if app.available {
             // A signed-out visitor to the Community sees only the log-in prompt: no script to run.
             let scripts = app.slug == "community" && visitor == nil ? [] : ["\(app.slug).js"]
