@@ -147,12 +147,87 @@ class Community:
         return body["data"]
 
 
+class Market:
+    """The Open Market API as the iOS apps call it (vendor `identifier` header, secret in the body), with accounts'
+    Bearer tokens for the vendor routes: to seed products and vendors and to check what the page really did."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def request(self, method: str, path: str, body=None, token=None, identifier=None, multipart=None):
+        """Returns (status, body): JSON parsed, text/plain as text, anything else as bytes."""
+        data, content_type = None, None
+        if multipart is not None:
+            data, content_type = multipart
+        elif body is not None:
+            data, content_type = json.dumps(body).encode(), "application/json"
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if content_type:
+            req.add_header("Content-Type", content_type)
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        if identifier:
+            req.add_header("identifier", identifier)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as response:
+                return response.status, self._parse(response.headers.get("Content-Type", ""), response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, self._parse(error.headers.get("Content-Type", ""), error.read())
+
+    @staticmethod
+    def _parse(content_type: str, raw: bytes):
+        if content_type.startswith("application/json"):
+            return json.loads(raw or b"null")
+        if content_type.startswith("text/plain"):
+            return raw.decode()
+        return raw
+
+    def become_vendor(self, account: dict, name: str) -> dict:
+        """Returns the vendor {"id", "name", "identifier", "secret"}."""
+        status, body = self.request("POST", "/api/vendors", {"name": name}, token=account["token"])
+        assert status == 201, body
+        return body
+
+    def vendor(self, account: dict) -> dict:
+        status, body = self.request("GET", "/api/vendors/me", token=account["token"])
+        assert status == 200, body
+        return body
+
+    def register(self, vendor: dict, name: str, price, images, **fields) -> dict:
+        """`images`: (file name, bytes) pairs, uploaded in order. Other fields as the `params` JSON takes them."""
+        params = {"name": name, "price": price, "currency": "KRW", "secret": vendor["secret"], **fields}
+        boundary = f"sprout-{uuid.uuid4().hex}"
+        parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="params"\r\n'
+                 f"Content-Type: application/json\r\n\r\n".encode() + json.dumps(params).encode() + b"\r\n"]
+        for file_name, content in images:
+            kind = "image/png" if file_name.endswith(".png") else "image/jpeg"
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="images"; filename="{file_name}"\r\n'
+                         f"Content-Type: {kind}\r\n\r\n".encode() + content + b"\r\n")
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        status, answer = self.request("POST", "/api/products", identifier=vendor["identifier"],
+                                      multipart=(body, f"multipart/form-data; boundary={boundary}"))
+        assert status == 201, answer
+        return answer
+
+    def product(self, product_id: int):
+        status, body = self.request("GET", f"/api/products/{product_id}")
+        return body if status == 200 else None
+
+    def image(self, url: str) -> bytes:
+        """An image's bytes by its URL's path (the URL may name another origin: PUBLIC_URL)."""
+        status, body = self.request("GET", urllib.parse.urlsplit(url).path)
+        assert status == 200, url
+        return body
+
+
 class Server:
     def __init__(self, base: str, data_dir: Path):
         self.base = base
         self.data_dir = data_dir
         self.api = Api(base)
         self.community = Community(base)
+        self.market = Market(base)
 
     def url(self, path: str = "/") -> str:
         return self.base + path
@@ -192,12 +267,20 @@ POSTGRES = (PostgresDatabases(os.environ["SPROUT_BROWSER_PG_URL"], os.environ.ge
             if os.environ.get("SPROUT_BROWSER_PG_URL") else None)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "public_url(url): start the test's server with this PUBLIC_URL")
+
+
 @pytest.fixture
-def server(binary, tmp_path):
+def server(binary, tmp_path, request):
     port = free_port()
     data_dir = tmp_path / "data"
     log = open(tmp_path / "server.log", "wb")
     env = {**os.environ, "LOG_LEVEL": "warning"}
+    env.pop("PUBLIC_URL", None)
+    public_url = request.node.get_closest_marker("public_url")
+    if public_url:
+        env["PUBLIC_URL"] = public_url.args[0]
     env.pop("DATABASE_URL", None)  # a fresh SQLite file of its own, unless this is the PostgreSQL pass:
     database = None
     if POSTGRES:

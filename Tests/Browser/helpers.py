@@ -1,5 +1,7 @@
-"""Small helpers shared by the browser tests: waiting, screenshots, and the Todos page's parts."""
+"""Small helpers shared by the browser tests: waiting, screenshots, the Todos page's parts, and images to upload."""
 
+import base64
+import importlib.util
 import os
 import time
 from pathlib import Path
@@ -110,8 +112,54 @@ def log_in(driver, server, identifier, password="password1", next_path=None):
     wait(driver, lambda d: d.find_elements(By.ID, "logout-button"), message="never signed in")
 
 
+def log_out(driver):
+    """Logs out with the header's button and its confirmation, and waits until the header offers to log in."""
+    driver.find_element(By.ID, "logout-button").click()
+    wait(driver, lambda d: d.find_element(By.ID, "logout-dialog").is_displayed())
+    driver.find_element(By.ID, "logout-confirm").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "login-link"), message="never signed out")
+
+
 def signed_in_as(driver):
     """The username the header shows, or None when it offers to log in."""
     return driver.execute_script(
         "const e = document.getElementById('signed-in-as');"
         " return e ? e.lastChild.textContent.trim() : null")
+
+
+def canvas_image(driver, path: Path, kind="image/jpeg", label="1", color="#1f7a53", size=(480, 360), noise=False) -> bytes:
+    """Writes a real JPEG or PNG (`kind`), made by the browser's own encoder from a canvas, to `path`: a coloured
+    field with `label` on it (distinguishable in screenshots), or random pixels under it (`noise`, a large file).
+    Returns its bytes."""
+    data_url = driver.execute_script("""
+        const [kind, label, color, width, height, noise] = arguments;
+        const canvas = document.createElement('canvas');
+        canvas.width = width;
+        canvas.height = height;
+        const g = canvas.getContext('2d');
+        g.fillStyle = color;
+        g.fillRect(0, 0, width, height);
+        if (noise) {
+            const pixels = g.getImageData(0, 0, width, height);
+            for (let i = 0; i < pixels.data.length; i++) if (i % 4 !== 3) pixels.data[i] = Math.random() * 256;
+            g.putImageData(pixels, 0, 0);
+        }
+        g.fillStyle = '#fff';
+        g.font = `bold ${Math.round(height / 3)}px sans-serif`;
+        g.textAlign = 'center';
+        g.textBaseline = 'middle';
+        g.fillText(label, width / 2, height / 2);
+        return canvas.toDataURL(kind, 0.9);""", kind, label, color, size[0], size[1], noise)
+    prefix = f"data:{kind};base64,"
+    assert data_url.startswith(prefix), data_url[:40]
+    content = base64.b64decode(data_url[len(prefix):])
+    path.write_bytes(content)
+    return content
+
+
+def sample_png(width=96, height=72, seed=0) -> bytes:
+    """scripts/lib/sample_png.py's PNG (a blue field with a red quarter; `seed` changes the blue)."""
+    spec = importlib.util.spec_from_file_location("sample_png", ROOT / "scripts" / "lib" / "sample_png.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.png(width, height, seed)

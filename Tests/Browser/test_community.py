@@ -6,7 +6,7 @@ import re
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import fill, is_shown, log_in, screenshot, submit_enabled, text_of, wait
+from helpers import fill, is_shown, log_in, log_out, screenshot, submit_enabled, text_of, wait
 
 DATE = re.compile(r"\d{4}/\d{2}/\d{2} (오전|오후) \d{2}:\d{2}( \(수정됨\))?")
 
@@ -207,10 +207,7 @@ def test_owner_only_controls_are_hidden_on_other_accounts_writing(browser, serve
     assert not submit_enabled(browser, "post-submit")
 
     # And the owner sees them on the same page.
-    browser.find_element(By.ID, "logout-button").click()
-    wait(browser, lambda d: d.find_element(By.ID, "logout-dialog").is_displayed())
-    browser.find_element(By.ID, "logout-confirm").click()
-    wait(browser, lambda d: d.find_elements(By.ID, "login-link"))
+    log_out(browser)
     log_in(browser, server, "owner", next_path=f"/community/posts/{post['id']}")
     settle_post(browser)
     assert is_shown(browser, "post-actions")

@@ -88,6 +88,7 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase)
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(CommunityPages<SproutRequestContext>(renderer: web.renderer).endpoints)
+    router.addRoutes(MarketPages<SproutRequestContext>(renderer: web.renderer, maxImageBytes: configuration.marketMaxImageBytes).endpoints)
     return router
 }
 

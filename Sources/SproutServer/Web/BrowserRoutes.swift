@@ -1,9 +1,11 @@
 /// The browser app's own routes: its pages, static files and the JSON only its scripts use (`/web/...`, the
-/// session routes). The OpenAPI document describes the APIs the iOS apps call and leaves these out.
+/// session routes). The OpenAPI document describes the APIs the iOS apps call and leaves these out. The market's
+/// pages are named one by one: `/market/images/…` beside them is API (the apps load product images from it).
 enum BrowserRoutes {
-    static let prefixes = ["/static/", "/account/", "/community/", "/web/"]
+    static let prefixes = ["/static/", "/account/", "/community/", "/web/", "/market/products/"]
+    static let pages = ["/market/new", "/market/vendor"]
 
     static func contains(_ path: String) -> Bool {
-        path == "/" || WebApp.all.contains { $0.path == path } || prefixes.contains { path.hasPrefix($0) }
+        path == "/" || WebApp.all.contains { $0.path == path } || pages.contains(path) || prefixes.contains { path.hasPrefix($0) }
     }
 }

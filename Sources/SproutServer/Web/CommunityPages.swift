@@ -17,12 +17,16 @@ struct CommunityPages<Context: RequestContext> {
     }
 
     private struct PostContext {
+        /// For the log-in prompt.
+        let app = CommunityPages.app
         let postID: Int
         let visitor: WebVisitor?
         let logInPath: String
     }
 
     private struct WriteContext {
+        /// For the log-in prompt.
+        let app = CommunityPages.app
         /// The post being edited; nil for a new post.
         let editing: Int?
         let visitor: WebVisitor?
@@ -32,7 +36,7 @@ struct CommunityPages<Context: RequestContext> {
     @Sendable func postPage(_ request: Request, context: Context) async throws -> Response {
         guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else { throw HTTPError(.notFound) }
         let visitor = try await renderer.visitor(of: request)
-        let page = PostContext(postID: id, visitor: visitor, logInPath: logInPath(request))
+        let page = PostContext(postID: id, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "community-post", context: page, title: "게시물", current: Self.app, scripts: visitor == nil ? [] : ["community.js"],
             visitor: visitor, request: request
@@ -42,14 +46,10 @@ struct CommunityPages<Context: RequestContext> {
     @Sendable func writePage(_ request: Request, context: Context) async throws -> Response {
         let editing = request.uri.queryParameters.get("post").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
         let visitor = try await renderer.visitor(of: request)
-        let page = WriteContext(editing: editing, visitor: visitor, logInPath: logInPath(request))
+        let page = WriteContext(editing: editing, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "community-write", context: page, title: editing == nil ? "새 글" : "글 수정", current: Self.app,
             scripts: visitor == nil ? [] : ["community.js"], visitor: visitor, request: request
         )
-    }
-
-    private func logInPath(_ request: Request) -> String {
-        "/account/login?next=" + LocalAddress.encoded(request.pageAddress)
     }
 }

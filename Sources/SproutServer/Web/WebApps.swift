@@ -7,16 +7,19 @@ struct WebApp: Sendable {
     let summary: String
     /// Whether the app has a web page yet; the others answer with the "coming soon" page until their issues land.
     let available: Bool
+    /// Why a signed-out visitor sees the log-in prompt on this app's pages (`sign-in-prompt.mustache`).
+    let signInReason: String
     /// Stored rather than computed: Mustache reads values through `Mirror`, which sees stored properties only.
     let path: String
 
-    init(slug: String, name: String, englishName: String, icon: String, summary: String, available: Bool) {
+    init(slug: String, name: String, englishName: String, icon: String, summary: String, available: Bool, signInReason: String = "") {
         self.slug = slug
         self.name = name
         self.englishName = englishName
         self.icon = icon
         self.summary = summary
         self.available = available
+        self.signInReason = signInReason
         self.path = "/\(slug)"
     }
 
@@ -26,9 +29,11 @@ struct WebApp: Sendable {
         WebApp(slug: "diary", name: "일기", englishName: "Diary", icon: "✎",
                summary: "그날의 날씨와 함께 남기는 하루 일기.", available: false),
         WebApp(slug: "community", name: "커뮤니티", englishName: "Community", icon: "✉",
-               summary: "글을 쓰고 댓글로 이야기를 나누는 커뮤니티. 로그인해서 함께해요.", available: true),
+               summary: "글을 쓰고 댓글로 이야기를 나누는 커뮤니티. 로그인해서 함께해요.", available: true,
+               signInReason: "커뮤니티의 글과 댓글은 로그인한 사람만 볼 수 있어요."),
         WebApp(slug: "market", name: "마켓", englishName: "Open Market", icon: "₩",
-               summary: "상품을 올리고 둘러보는 오픈 마켓.", available: false),
+               summary: "상품을 올리고 둘러보는 오픈 마켓.", available: true,
+               signInReason: "판매자 등록과 상품 등록·수정은 로그인한 사람만 할 수 있어요. 상품 목록은 로그인하지 않아도 볼 수 있어요."),
         WebApp(slug: "board", name: "게시판", englishName: "Board", icon: "☰",
                summary: "메일처럼 주고받는 게시판.", available: false),
     ]

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The browser app's shell: `/` (home), each app's page (Todos and Community are real; the others answer with
-/// a "coming soon" page until their issues land), and `/static/{file}`. Pages are rendered on the server; their
-/// scripts talk to the JSON APIs with the session cookie. Account and Community sub-pages live in
-/// `AccountPages` and `CommunityPages`.
+/// The browser app's shell: `/` (home), each app's page (Todos, Community and the Open Market are real; the others
+/// answer with a "coming soon" page until their issues land), and `/static/{file}`. Pages are rendered on the
+/// server; their scripts talk to the JSON APIs with the session cookie. Account, Community and Market sub-pages
+/// live in `AccountPages`, `CommunityPages` and `MarketPages`.
 struct WebController<Context: RequestContext> {
     let renderer: WebPageRenderer
     var assets: StaticAssets { renderer.assets }
@@ -55,12 +55,10 @@ struct WebController<Context: RequestContext> {
     }
 
     /// An app's page. Pages that differ by account (Todos shows whose list it is; Community asks signed-out
-    /// visitors to log in) get the visitor.
+    /// visitors to log in; the market's list is public) get the visitor.
     func appPage(_ app: WebApp, request: Request) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
-        let context = AppContext(
-            app: app, visitor: visitor, logInPath: "/account/login?next=" + LocalAddress.encoded(request.pageAddress)
-        )
+        let context = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
         if app.available {
             // A signed-out visitor to the Community sees only the log-in prompt: no script to run.
             let scripts = app.slug == "community" && visitor == nil ? [] : ["\(app.slug).js"]

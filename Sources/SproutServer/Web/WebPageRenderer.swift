@@ -26,7 +26,7 @@ struct WebPageRenderer: Sendable {
             nav: WebApp.all.map { .init(name: $0.name, path: $0.path, current: $0.slug == current?.slug) },
             scripts: ["site.js"] + scripts,
             visitor: visitor,
-            logInPath: "/account/login?next=" + LocalAddress.encoded(request.pageAddress)
+            logInPath: request.logInPath
         )
         do {
             return .html(try templates.page(template, context: context, layout: layout))

@@ -18,6 +18,11 @@ extension Request {
     var pageAddress: String {
         uri.query.map { uri.path + "?" + $0 } ?? uri.path
     }
+
+    /// The log-in page, coming back to this page afterwards (the header's link and the sign-in prompts).
+    var logInPath: String {
+        "/account/login?next=" + LocalAddress.encoded(pageAddress)
+    }
 }
 
 /// A `next=` address from a query: only a path on this site, so a crafted log-in link cannot send someone to

@@ -23,7 +23,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/", "/todos", "/diary", "/community", "/community/write", "/community/posts/1", "/account/password"])
+    @Test(arguments: [
+        "/", "/todos", "/diary", "/community", "/community/write", "/community/posts/1", "/account/password",
+        "/market", "/market/products/1", "/market/new", "/market/products/1/edit", "/market/vendor",
+    ])
     func signedInVisitorsSeeTheirNameAndALogOutButtonOnEveryPage(path: String) async throws {
         try await withTestApp { client, _ in
             let signUp = try await client.send(

@@ -60,10 +60,14 @@
 
   // JSON to and from this site. Credentials are same-origin (the session cookie goes along, and only here),
   // and the browser adds `Origin` to every POST, PUT and DELETE, which the server's cross-site guard checks.
-  async function api(method, path, body) {
-    const headers = { Accept: "application/json" };
+  // A `FormData` body goes as multipart (the browser writes the boundary); `headers` are added (the market's
+  // `identifier`). A `text/plain` answer comes back as its text.
+  async function api(method, path, body, extraHeaders = {}) {
+    const headers = { Accept: "application/json", ...extraHeaders };
     const init = { method, headers, credentials: "same-origin" };
-    if (body !== undefined) {
+    if (body instanceof FormData) {
+      init.body = body;
+    } else if (body !== undefined) {
       headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
@@ -75,7 +79,8 @@
     }
     let parsed = null;
     try {
-      parsed = await response.json();
+      const plain = (response.headers.get("Content-Type") || "").startsWith("text/plain");
+      parsed = plain ? await response.text() : await response.json();
     } catch {
       // Not JSON (a proxy's error page, say): the status is all there is to report.
     }
