@@ -8,14 +8,8 @@ import SproutWire
 /// The board's reconstructed answers (`Fixtures/Board`, copied from `shared/fixtures/board`) and wire values made
 /// to order.
 enum BoardFixture {
-    struct Missing: Error, CustomStringConvertible {
-        let name: String
-        var description: String { "missing fixture Board/\(name)" }
-    }
-
     static func data(_ name: String) throws -> Data {
-        guard let url = Bundle.module.url(forResource: "Fixtures/Board/\(name)", withExtension: nil) else { throw Missing(name: name) }
-        return try Data(contentsOf: url)
+        try FixtureFile.data("Board/\(name)")
     }
 
     static let created = "2024-03-01T09:30:15Z"
