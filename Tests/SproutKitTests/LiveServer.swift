@@ -6,16 +6,19 @@ import SproutKit
 
 /// A real Sprout server on a free loopback port with an empty temporary SQLite database, for the length of `body`.
 /// `body` runs in the caller's isolation (main-actor tests can touch their stores directly).
+/// `boardAPIToken` sets the server's static board token (`BOARD_API_TOKEN`).
 func withLiveServer<Value: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    boardAPIToken: String? = nil,
     _ body: (URL) async throws -> Value
 ) async throws -> Value {
-    try await withLiveServerAndDatabase { base, _ in try await body(base) }
+    try await withLiveServerAndDatabase(boardAPIToken: boardAPIToken) { base, _ in try await body(base) }
 }
 
 /// `withLiveServer`, with the server's database as well: for what an administrator does (blocking an account).
 func withLiveServerAndDatabase<Value: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    boardAPIToken: String? = nil,
     _ body: (URL, SproutDatabase) async throws -> Value
 ) async throws -> Value {
     var logger = Logger(label: "sproutkit-tests")
@@ -30,6 +33,7 @@ func withLiveServerAndDatabase<Value: Sendable>(
     var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0, dataDirectory: dataDirectory.path)
     // bcrypt's lowest cost: the cost is not what these tests are about.
     configuration.passwordHashCost = 4
+    configuration.boardAPIToken = boardAPIToken
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = buildApplication(
         configuration,

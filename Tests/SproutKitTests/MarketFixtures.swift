@@ -8,14 +8,8 @@ import SproutWire
 /// The market's captured answers and test images (`Fixtures/Market`, copied from `shared/fixtures/market`), and
 /// wire values made to order.
 enum MarketFixture {
-    struct Missing: Error, CustomStringConvertible {
-        let name: String
-        var description: String { "missing fixture Market/\(name)" }
-    }
-
     static func data(_ name: String) throws -> Data {
-        guard let url = Bundle.module.url(forResource: "Fixtures/Market/\(name)", withExtension: nil) else { throw Missing(name: name) }
-        return try Data(contentsOf: url)
+        try FixtureFile.data("Market/\(name)")
     }
 
     static func text(_ name: String) throws -> String {

@@ -44,6 +44,12 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+extension APIError {
+    /// What the apps' alerts say when no answer came at all, whatever was being done; the market's and the
+    /// board's errors show it.
+    public static let connectionFailedMessage = "인터넷 연결에 실패하였습니다."
+}
+
 /// The error bodies Sprout's services send: `{"message": ..., "errors": {...}}` (Laravel, Board, Diary),
 /// Strapi's `{"message": [{"messages": [{"id", "message"}]}]}` and the market's `{"code", "message"}`.
 struct ServerErrorBody: Decodable {

@@ -96,7 +96,7 @@ public struct MarketError: Error, Sendable, Equatable {
     }
 
     /// What any operation says when the connection failed.
-    public static let offlineMessage = "인터넷 연결에 실패하였습니다."
+    public static let offlineMessage = APIError.connectionFailedMessage
 
     static let kinds: [Int: Kind] = [400: .invalidRequest, 401: .unauthorized, 403: .forbidden, 404: .notFound, 409: .conflict, 413: .tooLarge]
 
