@@ -78,9 +78,16 @@ struct SQLBoardRepository: Sendable {
             SQLStatement("SELECT posts FROM board_counts WHERE board_id = $1", .int(boardID)), as: SQLInt.self
         )?.value ?? 0
         guard query.offset < total else { return (total, []) }
+        // Ids first, from the board's index and from the nearer end; only the page's rows are joined.
+        let end = min(query.offset + query.limit, total)
+        let fromTheEnd = total - end < query.offset
         let statement = SQLStatement(
-            "SELECT \(Self.postColumns) FROM \(Self.postSource) WHERE p.board_id = $1 ORDER BY p.id DESC LIMIT $2 OFFSET $3",
-            .int(boardID), .int(query.limit), .int(query.offset)
+            """
+            SELECT \(Self.postColumns) FROM \(Self.postSource)
+            WHERE p.id IN (SELECT id FROM board_posts WHERE board_id = $1 ORDER BY id \(fromTheEnd ? "ASC" : "DESC") LIMIT $2 OFFSET $3)
+            ORDER BY p.id DESC
+            """,
+            .int(boardID), .int(end - query.offset), .int(fromTheEnd ? total - end : query.offset)
         )
         return (total, try await executor.read(statement, as: BoardPost.self))
     }
@@ -110,7 +117,7 @@ struct SQLBoardRepository: Sendable {
             FROM (SELECT 1 AS one) AS head
             LEFT JOIN (
               SELECT \(Self.postColumns) FROM \(Self.postSource)
-              WHERE p.id IN (SELECT id FROM matches) ORDER BY p.id DESC LIMIT \(limit) OFFSET \(offset)
+              WHERE p.id IN (SELECT id FROM matches ORDER BY id DESC LIMIT \(limit) OFFSET \(offset))
             ) AS page ON true
             ORDER BY page.id DESC
             """

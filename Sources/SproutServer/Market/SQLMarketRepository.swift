@@ -51,9 +51,18 @@ struct SQLMarketRepository: Sendable {
         }
         let total = try await executor.readFirst(SQLStatement("SELECT products FROM market_counts WHERE id = 1"), as: SQLInt.self)?.value ?? 0
         guard offset < total else { return MarketProductPage(pageNo: pageNo, itemsPerPage: itemsPerPage, total: total, products: []) }
+        // The page's ids are cut from the primary key alone, from whichever end is nearer, and only those rows
+        // are joined: OFFSET over the joined rows joined every skipped row too (page 999 of 20,000 products:
+        // 126 req/s, p99 3.4 s in scripts/bench).
+        let end = min(offset + itemsPerPage, total)
+        let fromTheEnd = total - end < offset
         let statement = SQLStatement(
-            "SELECT \(Self.summaryColumns) FROM \(Self.summarySource) ORDER BY p.id DESC LIMIT $1 OFFSET $2",
-            .int(itemsPerPage), .int(offset)
+            """
+            SELECT \(Self.summaryColumns) FROM \(Self.summarySource)
+            WHERE p.id IN (SELECT id FROM market_products ORDER BY id \(fromTheEnd ? "ASC" : "DESC") LIMIT $1 OFFSET $2)
+            ORDER BY p.id DESC
+            """,
+            .int(end - offset), .int(fromTheEnd ? total - end : offset)
         )
         let products = try await executor.read(statement, as: MarketProductSummary.self)
         return MarketProductPage(pageNo: pageNo, itemsPerPage: itemsPerPage, total: total, products: products)
@@ -71,7 +80,7 @@ struct SQLMarketRepository: Sendable {
             FROM (SELECT 1 AS one) AS head
             LEFT JOIN (
               SELECT \(Self.summaryColumns) FROM \(Self.summarySource)
-              WHERE p.id IN (SELECT id FROM matches) ORDER BY p.id DESC LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder)
+              WHERE p.id IN (SELECT id FROM matches ORDER BY id DESC LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder))
             ) AS page ON true
             ORDER BY page.id DESC
             """

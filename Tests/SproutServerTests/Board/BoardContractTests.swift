@@ -83,6 +83,23 @@ import Testing
         }
     }
 
+    @Test func pagesCutFromEitherEndCoverTheBoardOnce() async throws {
+        try await withTestApp { client, _ in
+            let account = try await client.signUp("ends")
+            var ids: [Int] = []
+            for number in 1...7 { ids.append(try #require(try await client.writePost("글 \(number)", "내용", as: account)["postId"]?.int)) }
+            try await client.writePost("다른 게시판", "내용", board: SeedBoard.anonymous, as: account)
+            var seen: [Int] = []
+            for offset in stride(from: 0, to: 7, by: 3) {
+                let response = try await client.send(.get, "/api/v2/boards/\(SeedBoard.free)/posts?offset=\(offset)&limit=3", headers: account.bearer)
+                seen += response.json?["value"]?.array?.compactMap { $0["postId"]?.int } ?? []
+            }
+            #expect(seen == ids.reversed())
+            let odd = try await client.send(.get, "/api/v2/boards/\(SeedBoard.free)/posts?offset=5&limit=30", headers: account.bearer)
+            #expect(odd.json?["value"]?.array?.compactMap { $0["postId"]?.int } == [ids[1], ids[0]])
+        }
+    }
+
     @Test func pagingValuesAreCheckedAndClamped() async throws {
         try await withTestApp { client, _ in
             let account = try await client.signUp("pager")

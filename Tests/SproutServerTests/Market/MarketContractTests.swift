@@ -134,6 +134,20 @@ import Testing
         }
     }
 
+    @Test func pagesCutFromEitherEndCoverTheListOnce() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("ends")
+            var ids: [Int] = []
+            for index in 1...7 { ids.append(try #require(try await client.registerProduct(as: vendor, name: "끝에서 \(index)")["id"]?.int)) }
+            var seen: [Int] = []
+            for page in 1...4 {
+                let response = try await client.send(.get, "/api/products?page_no=\(page)&items_per_page=2")
+                seen += response.json?["pages"]?.array?.compactMap { $0["id"]?.int } ?? []
+            }
+            #expect(seen == ids.reversed())
+        }
+    }
+
     @Test func listPagingDefaultsClampsAndEnds() async throws {
         try await withTestApp { client, _ in
             let vendor = try await client.makeVendor("pager")
