@@ -42,7 +42,7 @@ def multipart(image_count, seed):
     body = f'--{boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n'.encode() + params + b"\r\n"
     for index in range(image_count):
         body += (f'--{boundary}\r\nContent-Disposition: form-data; name="images"; filename="photo{index}.png"\r\n'
-                 f"Content-Type: image/png\r\n\r\n").encode() + png(640, 480, seed + index) + b"\r\n"
+                 f"Content-Type: image/png\r\n\r\n").encode() + png(300, 300, seed + index, noise=True) + b"\r\n"
     return f"multipart/form-data; boundary={boundary}", body + f"--{boundary}--\r\n".encode()
 
 def upload_script(name, image_count):
@@ -82,7 +82,8 @@ results["10 × 5-image uploads"] = wrk("/api/products", 10, register5)
 peak = memory("VmHWM")
 
 print(f"Market on {args.label or args.base}: {total} products; wrk {args.seconds} s per call, {args.conns} connections "
-      f"(uploads: 8, and 10 at once; bodies {size3 // 1024} KiB and {size5 // 1024} KiB of 640×480 PNGs)")
+      f"(uploads: 8, and 10 at once; bodies {size3 // 1024} KiB and {size5 // 1024} KiB of 300×300 noise PNGs, "
+      f"each near the 300 KiB limit)")
 print(f"{'call':<24}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
 for name, r in results.items():
     print(f"{name:<24}{r['rps']:>10.0f}{r['p50_ms']:>10.1f}{r['p99_ms']:>10.1f}{r['non2xx'] + r['timeouts']:>8}")

@@ -1,11 +1,17 @@
 """Writes a WIDTH x HEIGHT RGB PNG to stdout (a blue field with a red top-left quarter): a real image for scripts
 that upload one (the fuzzer's product, the bench's uploads), made with the standard library only."""
-import struct, sys, zlib
+import random, struct, sys, zlib
 
-def png(width, height, seed=0):
+def png(width, height, seed=0, noise=False):
+    """With noise, every pixel is random: the PNG cannot compress, so its size is about width × height × 3 bytes,
+    as large as a photo of that size at the upload limit."""
+    rng = random.Random(seed)
     rows = bytearray()
     for y in range(height):
         rows.append(0)  # filter: none
+        if noise:
+            rows += rng.randbytes(width * 3)
+            continue
         for x in range(width):
             if x < width // 4 and y < height // 4:
                 rows += bytes((230, 20, 20))
