@@ -112,6 +112,13 @@ def list_requests(driver):
             if re.search(r"/api/v2/boards/\d+/posts\?", name)]
 
 
+def wait_for_saved_post(driver, server, board_id) -> int:
+    """After sending the form: waits for the new post's page, and returns the post's id."""
+    wait(driver, lambda d: re.fullmatch(re.escape(server.url(f"/board/{board_id}/posts/")) + r"\d+", d.current_url))
+    settle_post(driver)
+    return int(driver.current_url.rsplit("/", 1)[1])
+
+
 def signed_in_on_board(driver, server, username, board=None):
     """Logs in from the log-in page straight back to /board, and opens `board` when one is named."""
     log_in(driver, server, username, next_path="/board")
@@ -210,9 +217,7 @@ def test_write_edit_and_delete_a_post(browser, server):
     screenshot(browser, "board-form")
     browser.find_element(By.ID, "board-submit").click()
 
-    wait(browser, lambda d: re.fullmatch(re.escape(server.url("/board/2/posts/")) + r"\d+", d.current_url))
-    post_id = int(browser.current_url.rsplit("/", 1)[1])
-    settle_post(browser)
+    post_id = wait_for_saved_post(browser, server, 2)
     assert text_of(browser, "flash") == "게시글을 등록했습니다."
     assert text_of(browser, "post-title-text") == "주간 회의 안내"
     assert text_of(browser, "post-contents") == "월요일 10시에 모여요.\n회의실은 3층입니다."
@@ -370,8 +375,7 @@ def test_badges_for_notices_replies_new_posts_attachments_and_the_anonymous_boar
         fill(browser, "board-title-input", "익명으로 남기는 건의")
         fill(browser, "board-contents-input", "휴게실에 커피머신이 있으면 좋겠어요.")
         browser.find_element(By.ID, "board-submit").click()
-        wait(browser, lambda d: re.fullmatch(re.escape(server.url("/board/3/posts/")) + r"\d+", d.current_url))
-        settle_post(browser)
+        wait_for_saved_post(browser, server, 3)
         assert text_of(browser, "post-writer") == "익명"
         assert [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#post-badges .board-badge")] == ["익명"]
         assert is_shown(browser, "post-actions"), "the writer still owns it"
