@@ -591,6 +591,8 @@ def test_phone_width_has_no_sideways_scrolling_on_the_board(phone, server):
     signed_in_on_board(phone, server, account["username"], "자유게시판")
     assert len(row_ids(phone)) == 3
     assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    screenshot(phone, "phone-board")
     phone.get(server.url(f"/board/2/posts/{row_ids(phone)[0]}"))
     settle_post(phone)
     assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
