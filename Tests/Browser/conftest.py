@@ -99,7 +99,7 @@ class Community:
             req.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(req, timeout=10) as response:
-                return response.status, json.loads(response.read())
+                return response.status, json.loads(response.read() or b"null")  # 204: None
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
@@ -221,6 +221,41 @@ class Market:
         return body
 
 
+class Board:
+    """The Mail Plug board API (`/api/v2/boards…`) with accounts' Bearer tokens, as the iOS app calls it: to write
+    other accounts' posts and replies, and to check what the page really did."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def request(self, method: str, path: str, body=None, token=None):
+        return Community(self.base).request(method, "/api/v2/boards" + path, body, token)
+
+    def boards(self, account: dict) -> dict:
+        """{displayName: boardId} in menu order (dicts keep it)."""
+        status, body = self.request("GET", "", token=account["token"])
+        assert status == 200, body
+        return {board["displayName"]: board["boardId"] for board in body["value"]}
+
+    def write(self, account: dict, board_id: int, title: str, contents: str, parent: int | None = None) -> dict:
+        body = {"title": title, "contents": contents, **({"parentPostId": parent} if parent else {})}
+        status, answer = self.request("POST", f"/{board_id}/posts", body, account["token"])
+        assert status == 201, answer
+        return answer
+
+    def posts(self, account: dict, board_id: int, **query) -> dict:
+        """The envelope {value, total, …}; `query` as the API takes it (offset, limit, search, searchTarget)."""
+        params = urllib.parse.urlencode({"limit": 100, **query})
+        status, body = self.request("GET", f"/{board_id}/posts?{params}", token=account["token"])
+        assert status == 200, body
+        return body
+
+    def post(self, account: dict, board_id: int, post_id: int):
+        """The post (counting a view, as every read does), or None when it is gone."""
+        status, body = self.request("GET", f"/{board_id}/posts/{post_id}", token=account["token"])
+        return body if status == 200 else None
+
+
 class Server:
     def __init__(self, base: str, data_dir: Path):
         self.base = base
@@ -228,6 +263,7 @@ class Server:
         self.api = Api(base)
         self.community = Community(base)
         self.market = Market(base)
+        self.board = Board(base)
 
     def url(self, path: str = "/") -> str:
         return self.base + path
@@ -269,6 +305,7 @@ POSTGRES = (PostgresDatabases(os.environ["SPROUT_BROWSER_PG_URL"], os.environ.ge
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "public_url(url): start the test's server with this PUBLIC_URL")
+    config.addinivalue_line("markers", "board_posts(n): `sprout seed --board-posts n` (and nothing else) before serving")
 
 
 @pytest.fixture
@@ -285,6 +322,15 @@ def server(binary, tmp_path, request):
     database = None
     if POSTGRES:
         database, env["DATABASE_URL"] = POSTGRES.create()
+    board_posts = request.node.get_closest_marker("board_posts")
+    if board_posts:
+        # The binary's own seeder, on the database the server is about to use: demo accounts demo1… write the posts,
+        # a minute apart, ending now; every 50th is a notice and every 10th goes to the anonymous board.
+        subprocess.run(
+            [str(binary), "seed", "--todos", "0", "--posts", "0", "--comments", "0", "--products", "0",
+             "--board-posts", str(board_posts.args[0]), "--data-dir", str(data_dir)],
+            env=env, stdin=subprocess.DEVNULL, check=True, capture_output=True, timeout=120,
+        )
     process = subprocess.Popen(
         [str(binary), "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,

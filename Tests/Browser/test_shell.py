@@ -23,7 +23,7 @@ def test_home_has_a_card_per_app_and_leads_to_todos(browser, server):
     assert [c.find_element(By.CSS_SELECTOR, "a").get_attribute("pathname") for c in cards] == [p for p, _ in APPS]
     ready = [c.find_element(By.CSS_SELECTOR, "a").get_attribute("pathname") for c in cards
              if "is-coming-soon" not in c.get_attribute("class")]
-    assert ready == ["/todos", "/community", "/market"]
+    assert ready == ["/todos", "/community", "/market", "/board"]
     assert all("사용 가능" in c.text for c in cards if "is-coming-soon" not in c.get_attribute("class"))
     assert all("준비 중" in c.text for c in cards if "is-coming-soon" in c.get_attribute("class"))
     screenshot(browser, "home")
@@ -34,7 +34,7 @@ def test_home_has_a_card_per_app_and_leads_to_todos(browser, server):
     assert browser.find_element(By.CSS_SELECTOR, '.site-nav a[aria-current="page"]').text == "할 일"
 
 
-@pytest.mark.parametrize("path,name", [app for app in APPS if app[0] not in ("/todos", "/community", "/market")])
+@pytest.mark.parametrize("path,name", [app for app in APPS if app[0] not in ("/todos", "/community", "/market", "/board")])
 def test_apps_without_a_web_page_say_coming_soon_in_the_same_layout(browser, server, path, name):
     browser.get(server.url("/"))
     browser.find_element(By.CSS_SELECTOR, f'.site-nav a[href="{path}"]').click()

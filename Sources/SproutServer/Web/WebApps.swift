@@ -9,10 +9,12 @@ struct WebApp: Sendable {
     let available: Bool
     /// Why a signed-out visitor sees the log-in prompt on this app's pages (`sign-in-prompt.mustache`).
     let signInReason: String
+    /// Whether the app's own page is for accounts only: a signed-out visitor gets the log-in prompt and no script.
+    let accountOnly: Bool
     /// Stored rather than computed: Mustache reads values through `Mirror`, which sees stored properties only.
     let path: String
 
-    init(slug: String, name: String, englishName: String, icon: String, summary: String, available: Bool, signInReason: String = "") {
+    init(slug: String, name: String, englishName: String, icon: String, summary: String, available: Bool, signInReason: String = "", accountOnly: Bool = false) {
         self.slug = slug
         self.name = name
         self.englishName = englishName
@@ -20,6 +22,7 @@ struct WebApp: Sendable {
         self.summary = summary
         self.available = available
         self.signInReason = signInReason
+        self.accountOnly = accountOnly
         self.path = "/\(slug)"
     }
 
@@ -30,11 +33,12 @@ struct WebApp: Sendable {
                summary: "그날의 날씨와 함께 남기는 하루 일기.", available: false),
         WebApp(slug: "community", name: "커뮤니티", englishName: "Community", icon: "✉",
                summary: "글을 쓰고 댓글로 이야기를 나누는 커뮤니티. 로그인해서 함께해요.", available: true,
-               signInReason: "커뮤니티의 글과 댓글은 로그인한 사람만 볼 수 있어요."),
+               signInReason: "커뮤니티의 글과 댓글은 로그인한 사람만 볼 수 있어요.", accountOnly: true),
         WebApp(slug: "market", name: "마켓", englishName: "Open Market", icon: "₩",
                summary: "상품을 올리고 둘러보는 오픈 마켓.", available: true,
                signInReason: "판매자 등록과 상품 등록·수정은 로그인한 사람만 할 수 있어요. 상품 목록은 로그인하지 않아도 볼 수 있어요."),
         WebApp(slug: "board", name: "게시판", englishName: "Board", icon: "☰",
-               summary: "메일처럼 주고받는 게시판.", available: false),
+               summary: "공지사항, 자유게시판, 익명게시판. 글을 읽고, 찾고, 써 보세요.", available: true,
+               signInReason: "게시판의 글은 로그인한 사람만 읽고 쓸 수 있어요.", accountOnly: true),
     ]
 }

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The browser app's shell: `/` (home), each app's page (Todos, Community and the Open Market are real; the others
-/// answer with a "coming soon" page until their issues land), and `/static/{file}`. Pages are rendered on the
-/// server; their scripts talk to the JSON APIs with the session cookie. Account, Community and Market sub-pages
-/// live in `AccountPages`, `CommunityPages` and `MarketPages`.
+/// The browser app's shell: `/` (home), each app's page (Todos, Community, the Open Market and the Board are real;
+/// the Diary answers with a "coming soon" page until its issue lands), and `/static/{file}`. Pages are rendered on
+/// the server; their scripts talk to the JSON APIs with the session cookie. Account, Community, Market and Board
+/// sub-pages live in `AccountPages`, `CommunityPages`, `MarketPages` and `BoardPages`.
 struct WebController<Context: RequestContext> {
     let renderer: WebPageRenderer
     var assets: StaticAssets { renderer.assets }
@@ -54,14 +54,14 @@ struct WebController<Context: RequestContext> {
         return try renderer.render("home", context: HomeContext(apps: WebApp.all), title: "홈", current: nil, visitor: visitor, request: request)
     }
 
-    /// An app's page. Pages that differ by account (Todos shows whose list it is; Community asks signed-out
+    /// An app's page. Pages that differ by account (Todos shows whose list it is; Community and Board ask signed-out
     /// visitors to log in; the market's list is public) get the visitor.
     func appPage(_ app: WebApp, request: Request) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
         let context = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
         if app.available {
-            // A signed-out visitor to the Community sees only the log-in prompt: no script to run.
-            let scripts = app.slug == "community" && visitor == nil ? [] : ["\(app.slug).js"]
+            // A signed-out visitor to an account-only app (Community, Board) sees only the log-in prompt: no script to run.
+            let scripts = app.accountOnly && visitor == nil ? [] : ["\(app.slug).js"]
             return try renderer.render(app.slug, context: context, title: app.name, current: app, scripts: scripts, visitor: visitor, request: request)
         }
         return try renderer.render("coming-soon", context: context, title: "\(app.name) (준비 중)", current: app, visitor: visitor, request: request)

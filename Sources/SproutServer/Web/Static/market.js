@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const { api, flashNext, setBusy, showError, onSubmit, me } = window.Sprout;
+  const { api, flashNext, setBusy, showError, onSubmit, endlessList, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 20;
   const MAX_IMAGES = 5;
@@ -96,8 +96,7 @@
     const searchClear = $("search-clear");
     const listButton = $("layout-list");
     const gridButton = $("layout-grid");
-    // `generation` is bumped by every new listing (a search), so answers to an older one's requests are dropped.
-    const state = { search: "", page: 0, total: null, finished: false, loading: false, failed: false, generation: 0, seen: new Set() };
+    const state = { search: "", page: 0, total: null, finished: false };
 
     function row(product) {
       const item = rowTemplate.content.firstElementChild.cloneNode(true);
@@ -113,61 +112,37 @@
 
     function updateFooter() {
       const shown = list.children.length;
-      loading.hidden = !state.loading;
-      list.setAttribute("aria-busy", String(state.loading));
       listEmpty.hidden = !(state.finished && shown === 0);
       listEmpty.textContent = state.search ? `“${state.search}”에 맞는 상품이 없어요.` : "아직 등록된 상품이 없어요.";
       listEnd.hidden = !(state.finished && shown > 0);
-      retry.hidden = !state.failed;
       count.textContent = state.total === null ? "" : state.search ? `검색 결과 ${state.total}개` : `상품 ${state.total}개`;
     }
 
-    async function loadMore() {
-      if (state.loading || state.finished || state.failed) return;
-      const generation = state.generation;
-      state.loading = true;
-      updateFooter();
-      try {
+    const products = endlessList({
+      list, sentinel, loading, retry,
+      isFinished: () => state.finished,
+      fetchPage() {
         const query = new URLSearchParams({ page_no: String(state.page + 1), items_per_page: String(PAGE_SIZE) });
         if (state.search) query.set("search_value", state.search);
-        const page = await api("GET", `/api/products?${query}`);
-        if (generation !== state.generation) return;
-        for (const product of page.pages) {
-          // A product registered since the last page shifts the pages by one: never show one twice.
-          if (state.seen.has(product.id)) continue;
-          state.seen.add(product.id);
-          list.append(row(product));
-        }
+        return api("GET", `/api/products?${query}`);
+      },
+      take(page) {
         state.page = page.page_no;
         state.total = page.total_count;
         state.finished = !page.has_next;
-      } catch (failure) {
-        if (generation !== state.generation) return;
-        state.failed = true;
-        showError(notice, failureText("상품 리스트를 불러오는데 실패하였습니다.", failure));
-      } finally {
-        if (generation === state.generation) {
-          state.loading = false;
-          updateFooter();
-        }
-      }
-      if (generation === state.generation) loadIfNearBottom();
-    }
-
-    // The observer speaks only when the sentinel comes into reach; a page too short to push it away asks again.
-    function loadIfNearBottom() {
-      if (sentinel.getBoundingClientRect().top < window.innerHeight + 200) loadMore();
-    }
+        return page.pages;
+      },
+      idOf: (product) => product.id,
+      row,
+      failed: (failure) => showError(notice, failureText("상품 리스트를 불러오는데 실패하였습니다.", failure)),
+      changed: updateFooter,
+    });
 
     function startListing(search) {
-      state.generation += 1;
-      Object.assign(state, { search, page: 0, total: null, finished: false, loading: false, failed: false });
-      state.seen.clear();
-      list.replaceChildren();
+      Object.assign(state, { search, page: 0, total: null, finished: false });
       showError(notice, "");
       searchClear.hidden = !search;
-      updateFooter();
-      loadMore();
+      products.restart();
     }
 
     function setLayout(layout, remember) {
@@ -184,8 +159,8 @@
     let savedLayout = null;
     try { savedLayout = localStorage.getItem(LAYOUT_KEY); } catch { /* no storage: the list it is */ }
     setLayout(savedLayout === "grid" ? "grid" : "list", false);
-    listButton.addEventListener("click", () => { setLayout("list", true); loadIfNearBottom(); });
-    gridButton.addEventListener("click", () => { setLayout("grid", true); loadIfNearBottom(); });
+    listButton.addEventListener("click", () => { setLayout("list", true); products.loadIfNearBottom(); });
+    gridButton.addEventListener("click", () => { setLayout("grid", true); products.loadIfNearBottom(); });
 
     searchForm.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -201,13 +176,9 @@
       searchQuery.focus();
     });
     retry.addEventListener("click", () => {
-      state.failed = false;
       showError(notice, "");
-      loadMore();
+      products.retry();
     });
-    new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) loadMore();
-    }, { rootMargin: "0px 0px 200px 0px" }).observe(sentinel);
 
     // Registering is for vendors; a signed-in account that is none yet is offered to become one.
     if (me) {
