@@ -10,7 +10,7 @@
 #                    so it is safe in an EXIT trap.
 #
 # Knobs: PG_BIN (dir with initdb/pg_ctl), SPROUT_PG_VERSION (default 15), SPROUT_PG_DB (default
-# sprout_test), SPROUT_PG_MAX_CONNECTIONS (default 200), SPROUT_PG_LOCALE (default C.UTF-8: byte order like C,
+# sprout_test), SPROUT_PG_MAX_CONNECTIONS (default 500: every test opens its own pool, and the suites run at once), SPROUT_PG_LOCALE (default C.UTF-8: byte order like C,
 # but a UTF-8 ctype, without which pg_trgm treats Hangul as punctuation and cannot index Korean search).
 #
 # When run as root the cluster is owned by and runs as the `postgres` system user (initdb refuses
@@ -68,7 +68,7 @@ _pg_dump_log() {
 start_postgres() {
     local user="${SPROUT_PG_USER:-sprout}"
     local db="${SPROUT_PG_DB:-sprout_test}"
-    local max_conn="${SPROUT_PG_MAX_CONNECTIONS:-200}"
+    local max_conn="${SPROUT_PG_MAX_CONNECTIONS:-500}"
 
     if [[ -n "${SPROUT_PG_DIR:-}" ]]; then
         warn "start_postgres: a cluster is already running in $SPROUT_PG_DIR"
