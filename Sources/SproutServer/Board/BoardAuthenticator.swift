@@ -15,17 +15,11 @@ struct BoardAuthenticator: Sendable {
     }
 
     func caller(of request: Request) async throws -> BoardCaller {
-        if let staticTokenDigest, let bearer = Self.bearerToken(request), SHA256.hash(data: Data(bearer.utf8)) == staticTokenDigest {
+        if let staticTokenDigest, let header = request.headers[.authorization]?.trimmingWhitespace,
+           let bearer = AccountAuthenticator.bearerToken(in: header), SHA256.hash(data: Data(bearer.utf8)) == staticTokenDigest {
             return .staticToken
         }
         guard case .account(let account, _) = try await accounts.caller(of: request) else { throw BoardError.unauthorized }
         return .account(account)
-    }
-
-    private static func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingWhitespace
     }
 }

@@ -47,6 +47,11 @@ struct MarketImageFileName: Sendable, Hashable, CustomStringConvertible {
 
     var description: String { key + (isThumbnail ? "_thumb." : ".") + format.fileExtension }
 
+    /// An image's two files: the original and its thumbnail.
+    static func pair(key: String, format: MarketImageFormat) -> [MarketImageFileName] {
+        [MarketImageFileName(key: key, isThumbnail: false, format: format), MarketImageFileName(key: key, isThumbnail: true, format: format)]
+    }
+
     /// A fresh random key: 128 bits, lowercase hex.
     static func randomKey() -> String {
         var generator = SystemRandomNumberGenerator()

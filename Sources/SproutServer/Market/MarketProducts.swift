@@ -165,10 +165,7 @@ struct MarketProducts: Sendable {
         let product = try await ownProduct(id: id, vendor: vendor)
         guard productSecret == product.secret else { throw MarketError.wrongProductSecret }
         guard try await repository.delete(id: id, vendorID: vendor.id) else { throw MarketError.productNotFound }
-        let files = product.images.flatMap { image in
-            StoredMarketImage(storageKey: image.storageKey, format: image.format, byteCount: 0).fileNames
-        }
-        try await storage.delete(files)
+        try await storage.delete(product.images.flatMap { MarketImageFileName.pair(key: $0.storageKey, format: $0.format) })
         return product
     }
 
@@ -190,5 +187,5 @@ struct MarketUploadLimits: Sendable {
 extension StoredMarketImage {
     var original: MarketImageFileName { MarketImageFileName(key: storageKey, isThumbnail: false, format: format) }
     var thumbnail: MarketImageFileName { MarketImageFileName(key: storageKey, isThumbnail: true, format: format) }
-    var fileNames: [MarketImageFileName] { [original, thumbnail] }
+    var fileNames: [MarketImageFileName] { MarketImageFileName.pair(key: storageKey, format: format) }
 }
