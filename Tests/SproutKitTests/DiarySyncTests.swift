@@ -101,6 +101,27 @@ import Testing
         #expect(server.versions(entry.id).first.map { [$0.body, $0.reason] } == ["원격 수정", "conflict"])
     }
 
+    @Test func aPulledTombstoneKeepsAnEntryEditedDuringThePullAndItsPushBringsItBack() async throws {
+        let server = DiaryFakeServer()
+        let store = try device(server)
+        let entry = try #require(store.create(text: "제목\n처음"))
+        try await synced(store)
+
+        server.remove(entry.id)
+        let before = server.requests.count
+        server.hold()
+        let sync = Task { await store.sync() }
+        try await server.waitForRequests(before + 1)
+        store.update(id: entry.id, text: "제목\n지워지는 동안 고침")
+        server.release()
+        await sync.value
+        #expect(store.lastSyncError == nil && store.entry(id: entry.id)?.body == "지워지는 동안 고침")
+
+        try await synced(store)
+        #expect(store.lastSyncReport?.created == 1 && server.entry(entry.id)?.body == "지워지는 동안 고침")
+        #expect(server.versions(entry.id).first.map { [$0.body, $0.reason] } == ["처음", "deleted"])
+    }
+
     @Test func anEditMadeWhileItsPushIsInFlightStaysDirtyAndIsPushedNext() async throws {
         let server = DiaryFakeServer()
         let store = try device(server)

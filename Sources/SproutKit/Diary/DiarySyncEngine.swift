@@ -58,7 +58,9 @@ public actor DiarySyncEngine {
         running = task
         defer { running = nil }
         do {
-            let report = try await task.value
+            // The sync runs in a task of its own (so a second caller can wait for it); cancelling the caller
+            // cancels it.
+            let report = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             consecutiveFailures = 0
             return report
         } catch let error as DiaryError {
