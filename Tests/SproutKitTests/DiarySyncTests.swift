@@ -122,6 +122,66 @@ import Testing
         #expect(server.versions(entry.id).first.map { [$0.body, $0.reason] } == ["처음", "deleted"])
     }
 
+    /// A store whose weather waits for `gate`, then answers clouds.
+    private func deviceWithLateWeather(_ server: DiaryFakeServer, gate: AnswerGate) throws -> DiaryStore {
+        let database = try DiaryDatabase()
+        let weather = DiaryWeatherSource(location: { DiaryLocation(latitude: 37.5, longitude: 127) }) { _ in
+            await gate.passThrough()
+            return DiaryFakeServer.clouds
+        }
+        return DiaryStore(database: database, weather: weather, syncEngine: DiarySyncEngine(database: database, client: server.client))
+    }
+
+    @Test func weatherArrivingLateNeverUndoesAnotherDevicesEdit() async throws {
+        let server = DiaryFakeServer()
+        let gate = AnswerGate()
+        gate.hold()
+        let store = try deviceWithLateWeather(server, gate: gate)
+        let entry = try #require(store.create(text: "제목\n처음"))
+        try await synced(store)
+        #expect(server.entry(entry.id)?.weather == nil)
+
+        server.write(entry.id, title: "제목", body: "다른 기기에서 고침")
+        gate.release()
+        await store.weatherRequestsFinished()
+        #expect(store.entry(id: entry.id)?.weather == DiaryFakeServer.clouds && store.entry(id: entry.id)?.body == "처음")
+        #expect(try store.database.outbox().map(\.isWeatherOnly) == [true])
+
+        try await synced(store)
+        #expect(server.entry(entry.id)?.body == "다른 기기에서 고침" && server.entry(entry.id)?.weather == DiaryFakeServer.clouds)
+        #expect(store.entry(id: entry.id)?.body == "다른 기기에서 고침" && store.entry(id: entry.id)?.weather == DiaryFakeServer.clouds)
+        #expect(server.versions(entry.id).first.map { [$0.body, $0.reason] } == ["다른 기기에서 고침", "replaced"])
+        #expect(try store.database.outbox().isEmpty)
+    }
+
+    @Test func weatherArrivingLateForAnEntryDeletedElsewhereDoesNotBringItBack() async throws {
+        let server = DiaryFakeServer()
+        let gate = AnswerGate()
+        gate.hold()
+        let store = try deviceWithLateWeather(server, gate: gate)
+        let entry = try #require(store.create(text: "제목"))
+        try await synced(store)
+        server.remove(entry.id)
+        gate.release()
+        await store.weatherRequestsFinished()
+        try await synced(store)
+        #expect(store.entries.isEmpty && server.isTombstone(entry.id) && server.requests("PUT").count == 1)
+    }
+
+    @Test func weatherArrivingLateIsPushedOntoAnUnchangedEntry() async throws {
+        let server = DiaryFakeServer()
+        let gate = AnswerGate()
+        gate.hold()
+        let store = try deviceWithLateWeather(server, gate: gate)
+        let entry = try #require(store.create(text: "제목\n본문"))
+        try await synced(store)
+        gate.release()
+        await store.weatherRequestsFinished()
+        try await synced(store)
+        #expect(server.entry(entry.id)?.weather == DiaryFakeServer.clouds && server.entry(entry.id)?.body == "본문")
+        #expect(server.versions(entry.id).map(\.reason) == ["replaced"] && store.entries.allSatisfy { !$0.hasUnpushedChanges })
+    }
+
     @Test func anEditMadeWhileItsPushIsInFlightStaysDirtyAndIsPushedNext() async throws {
         let server = DiaryFakeServer()
         let store = try device(server)

@@ -6,8 +6,9 @@ import SproutWire
 /// server, and the sync cursor — everything a restart needs to carry on where it stopped. `DiaryStore` (the
 /// screens) and `DiarySyncEngine` share one.
 ///
-/// Each entry row keeps, besides its text: `revision` (bumped by every local change), `pushedRevision` (the last
-/// revision the server acknowledged), `serverUpdatedAt` (the server's `updatedAt` of the version the local text
+/// Each entry row keeps, besides its text: `revision` (bumped by every local change), `textRevision` (the revision
+/// of the last local edit, insert or deletion — a change a person made, as opposed to weather arriving),
+/// `pushedRevision` (the last revision the server acknowledged), `serverUpdatedAt` (the server's `updatedAt` of the version the local text
 /// started from, sent as `baseUpdatedAt`), `isDeleted` (a local tombstone waiting for its `DELETE`), and
 /// `maybeOnServer` (a `PUT` for it has been sent, so it may exist there even if no answer came back).
 public final class DiaryDatabase: Sendable {
@@ -43,6 +44,7 @@ public final class DiaryDatabase: Sendable {
                   isDeleted INTEGER NOT NULL DEFAULT 0,
                   serverUpdatedAt TEXT,
                   revision INTEGER NOT NULL DEFAULT 0,
+                  textRevision INTEGER NOT NULL DEFAULT 0,
                   pushedRevision INTEGER NOT NULL DEFAULT 0,
                   maybeOnServer INTEGER NOT NULL DEFAULT 0,
                   refusedRevision INTEGER,
@@ -112,7 +114,7 @@ public final class DiaryDatabase: Sendable {
         try queue.write { db in
             try db.execute(
                 sql: """
-                    UPDATE diaryEntry SET title = ?, body = ?, revision = revision + 1
+                    UPDATE diaryEntry SET title = ?, body = ?, revision = revision + 1, textRevision = revision + 1
                     WHERE id = ? AND isDeleted = 0 AND (title <> ? OR body <> ?)
                     """,
                 arguments: [title, body, Self.key(id), title, body]
@@ -138,7 +140,7 @@ public final class DiaryDatabase: Sendable {
             for entry in entries {
                 try db.execute(
                     sql: """
-                        INSERT INTO diaryEntry (id, title, body, createdAt, weather, revision) VALUES (?, ?, ?, ?, ?, 1)
+                        INSERT INTO diaryEntry (id, title, body, createdAt, weather, revision, textRevision) VALUES (?, ?, ?, ?, ?, 1, 1)
                         ON CONFLICT (id) DO NOTHING
                         """,
                     arguments: [
@@ -175,7 +177,7 @@ public final class DiaryDatabase: Sendable {
             )
             if db.changesCount > 0 { return true }
             try db.execute(
-                sql: "UPDATE diaryEntry SET isDeleted = 1, revision = revision + 1, refusedRevision = NULL, refusal = NULL WHERE id = ? AND isDeleted = 0",
+                sql: "UPDATE diaryEntry SET isDeleted = 1, revision = revision + 1, textRevision = revision + 1, refusedRevision = NULL, refusal = NULL WHERE id = ? AND isDeleted = 0",
                 arguments: [Self.key(id)]
             )
             return db.changesCount > 0
@@ -201,8 +203,8 @@ public final class DiaryDatabase: Sendable {
                 // server has it now, so it needs a DELETE.
                 try db.execute(
                     sql: """
-                        INSERT INTO diaryEntry (id, title, body, createdAt, isDeleted, serverUpdatedAt, revision, maybeOnServer)
-                        VALUES (?, ?, ?, ?, 1, ?, 1, 1)
+                        INSERT INTO diaryEntry (id, title, body, createdAt, isDeleted, serverUpdatedAt, revision, textRevision, maybeOnServer)
+                        VALUES (?, ?, ?, ?, 1, ?, 1, 1, 1)
                         """,
                     arguments: [Self.key(id), answer.title, answer.body, Self.milliseconds(answer.createdAt), answer.updatedAt]
                 )
@@ -248,55 +250,17 @@ public final class DiaryDatabase: Sendable {
     /// Applies one page of pulled changes and moves the cursor to `now`, in one transaction: a crash leaves
     /// either both or neither. Returns how many entries changed on the device.
     ///
-    /// A change never overwrites an entry with an unpushed local change (that change is pushed later and wins on
-    /// the server, which keeps the replaced version). A tombstone deletes an entry without one; an entry with one
-    /// is kept (its push brings it back on the server). A change not newer than the version the device has (its own
-    /// push coming back, say) is skipped.
+    /// A change never overwrites an entry with an unpushed edit or deletion (that change is pushed later and wins
+    /// on the server, which keeps the replaced version). A tombstone deletes an entry without one; an entry with one
+    /// is kept (its push brings it back on the server). An entry whose only unpushed change is its weather takes
+    /// the remote text (keeping its weather, still to be pushed, unless the remote has some): weather arriving is
+    /// no reason to undo another device's edit. A change not newer than the version the device has (its own push
+    /// coming back, say) is skipped.
     func apply(_ changes: [DiaryChangeJSON], now: String) throws -> Int {
         try queue.write { db in
             var applied = 0
             for change in changes {
-                guard let id = UUID(uuidString: change.id) else { continue }
-                let key = Self.key(id)
-                let row = try Row.fetchOne(db, sql: "SELECT * FROM diaryEntry WHERE id = ?", arguments: [key])
-                if let row {
-                    let revision: Int64 = row["revision"]
-                    let pushed: Int64 = row["pushedRevision"]
-                    let isDeleted: Bool = row["isDeleted"]
-                    if revision > pushed {
-                        // A local deletion meeting a remote one: nothing left to push.
-                        if isDeleted && change.deleted {
-                            try db.execute(sql: "DELETE FROM diaryEntry WHERE id = ?", arguments: [key])
-                            applied += 1
-                        }
-                        continue
-                    }
-                    let known: String? = row["serverUpdatedAt"]
-                    if let known, let knownTime = DiaryTimestamp.milliseconds(from: known),
-                       let changeTime = DiaryTimestamp.milliseconds(from: change.updatedAt), changeTime <= knownTime {
-                        continue
-                    }
-                }
-                if change.deleted {
-                    try db.execute(sql: "DELETE FROM diaryEntry WHERE id = ?", arguments: [key])
-                    applied += db.changesCount
-                    continue
-                }
-                let revision: Int64 = row?["revision"] ?? 0
-                try db.execute(
-                    sql: """
-                        INSERT INTO diaryEntry (id, title, body, createdAt, weather, isDeleted, serverUpdatedAt, revision, pushedRevision, maybeOnServer)
-                        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, 1)
-                        ON CONFLICT (id) DO UPDATE SET title = excluded.title, body = excluded.body, createdAt = excluded.createdAt,
-                          weather = excluded.weather, isDeleted = 0, serverUpdatedAt = excluded.serverUpdatedAt, maybeOnServer = 1,
-                          refusedRevision = NULL, refusal = NULL
-                        """,
-                    arguments: [
-                        key, change.title ?? "", change.body ?? "", Self.milliseconds(change.createdAt ?? change.updatedAt),
-                        try Self.json(change.weather), change.updatedAt, revision, revision,
-                    ]
-                )
-                applied += 1
+                if try Self.apply(change, in: db) { applied += 1 }
             }
             try db.execute(
                 sql: "INSERT INTO diarySyncState (key, value) VALUES ('cursor', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -304,6 +268,81 @@ public final class DiaryDatabase: Sendable {
             )
             return applied
         }
+    }
+
+    /// Applies one change read outside a pull (an entry fetched before pushing its weather), by the rules of
+    /// `apply(_:now:)`; the cursor stays. Returns whether the entry changed on the device.
+    @discardableResult
+    func apply(_ change: DiaryChangeJSON) throws -> Bool {
+        try queue.write { db in try Self.apply(change, in: db) }
+    }
+
+    /// Drops an entry whose only unpushed change is its weather (the server no longer has the entry); returns
+    /// false, changing nothing, when it holds an edit or a deletion of the device's own.
+    @discardableResult
+    func dropUnlessEdited(_ id: UUID) throws -> Bool {
+        try queue.write { db in
+            try db.execute(
+                sql: "DELETE FROM diaryEntry WHERE id = ? AND isDeleted = 0 AND textRevision <= pushedRevision",
+                arguments: [Self.key(id)]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    /// The outbox item of `id`, if it is still in the outbox.
+    func outboxItem(_ id: UUID) throws -> DiaryOutboxItem? {
+        try queue.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT * FROM diaryEntry WHERE id = ? AND revision > pushedRevision AND (refusedRevision IS NULL OR refusedRevision <> revision)
+                """, arguments: [Self.key(id)]).flatMap(Self.outboxItem(from:))
+        }
+    }
+
+    private static func apply(_ change: DiaryChangeJSON, in db: Database) throws -> Bool {
+        guard let id = UUID(uuidString: change.id) else { return false }
+        let key = Self.key(id)
+        let row = try Row.fetchOne(db, sql: "SELECT * FROM diaryEntry WHERE id = ?", arguments: [key])
+        var pendingWeather: DiaryWeather?
+        if let row {
+            let revision: Int64 = row["revision"]
+            let pushed: Int64 = row["pushedRevision"]
+            let textRevision: Int64 = row["textRevision"]
+            let isDeleted: Bool = row["isDeleted"]
+            if isDeleted && change.deleted {
+                // A local deletion meeting a remote one: nothing left to push.
+                try db.execute(sql: "DELETE FROM diaryEntry WHERE id = ?", arguments: [key])
+                return true
+            }
+            if textRevision > pushed { return false }
+            let known: String? = row["serverUpdatedAt"]
+            if let known, let knownTime = DiaryTimestamp.milliseconds(from: known),
+               let changeTime = DiaryTimestamp.milliseconds(from: change.updatedAt), changeTime <= knownTime {
+                return false
+            }
+            if revision > pushed && change.weather == nil { pendingWeather = weather(row["weather"]) }
+        }
+        if change.deleted {
+            try db.execute(sql: "DELETE FROM diaryEntry WHERE id = ?", arguments: [key])
+            return db.changesCount > 0
+        }
+        // Clean afterwards, unless a weather of the device's own is still to be pushed.
+        let revision: Int64 = row?["revision"] ?? 0
+        let pushed: Int64 = pendingWeather == nil ? revision : (row?["pushedRevision"] ?? 0)
+        try db.execute(
+            sql: """
+                INSERT INTO diaryEntry (id, title, body, createdAt, weather, isDeleted, serverUpdatedAt, revision, pushedRevision, maybeOnServer)
+                VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, 1)
+                ON CONFLICT (id) DO UPDATE SET title = excluded.title, body = excluded.body, createdAt = excluded.createdAt,
+                  weather = excluded.weather, isDeleted = 0, serverUpdatedAt = excluded.serverUpdatedAt,
+                  pushedRevision = excluded.pushedRevision, maybeOnServer = 1, refusedRevision = NULL, refusal = NULL
+                """,
+            arguments: [
+                key, change.title ?? "", change.body ?? "", milliseconds(change.createdAt ?? change.updatedAt),
+                try json(change.weather ?? pendingWeather), change.updatedAt, revision, pushed,
+            ]
+        )
+        return true
     }
 
     // MARK: Rows
@@ -336,9 +375,13 @@ public final class DiaryDatabase: Sendable {
 
     private static func outboxItem(from row: Row) -> DiaryOutboxItem? {
         guard let id = UUID(uuidString: row["id"]) else { return nil }
+        let isDeletion: Bool = row["isDeleted"]
+        let textRevision: Int64 = row["textRevision"]
+        let pushed: Int64 = row["pushedRevision"]
         return DiaryOutboxItem(
-            id: id, revision: row["revision"], isDeletion: row["isDeleted"], baseUpdatedAt: row["serverUpdatedAt"], title: row["title"],
-            body: row["body"], createdAtMilliseconds: row["createdAt"], weather: weather(row["weather"])
+            id: id, revision: row["revision"], isDeletion: isDeletion, isWeatherOnly: !isDeletion && textRevision <= pushed,
+            baseUpdatedAt: row["serverUpdatedAt"], title: row["title"], body: row["body"], createdAtMilliseconds: row["createdAt"],
+            weather: weather(row["weather"])
         )
     }
 }

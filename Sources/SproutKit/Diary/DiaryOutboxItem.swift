@@ -12,6 +12,9 @@ public struct DiaryOutboxItem: Sendable, Hashable {
     public var revision: Int64
     /// True for a deletion (a local tombstone), false for a write.
     public var isDeletion: Bool
+    /// True when the only change is the weather that arrived after the entry was pushed (no edit of the text):
+    /// the engine then checks the server's version first, so as not to undo another device's edit with it.
+    public var isWeatherOnly: Bool
     /// The server's `updatedAt` of the version this change started from, sent as `baseUpdatedAt`; nil for an
     /// entry the server has not had.
     public var baseUpdatedAt: String?

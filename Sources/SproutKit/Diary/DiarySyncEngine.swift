@@ -7,7 +7,8 @@ import SproutWire
 ///   its text started from), or a `DELETE` for a local tombstone (404, already gone, counts as done). A `PUT` is
 ///   idempotent, so one repeated after a crash or a lost answer does no harm. An entry edited while its `PUT` was
 ///   in flight stays in the outbox (its revision moved on) and is pushed again. One the server refuses (400, 413)
-///   is kept, marked, and not sent again until it is edited.
+///   is kept, marked, and not sent again until it is edited. An entry whose only change is weather that arrived
+///   after it was pushed is read from the server first, so the weather never undoes another device's edit.
 /// - **Pull**: `changes(since:)` from the stored cursor, page after page while `hasMore`; each page is applied and
 ///   the cursor moved to its `now` in one transaction. A pulled change never overwrites an entry with an unpushed
 ///   local change (see `DiaryDatabase.apply`).
@@ -119,6 +120,24 @@ public actor DiarySyncEngine {
     }
 
     private func pushWrite(_ item: DiaryOutboxItem, into report: inout DiarySyncReport) async throws {
+        var item = item
+        if item.isWeatherOnly, item.baseUpdatedAt != nil {
+            // Weather that came after the entry was pushed is no edit: if another device wrote the entry since,
+            // its text is taken first, and the weather goes on top of it (or is dropped with an entry deleted
+            // there). The API has no conditional write, so this is a read before the write.
+            do {
+                let current = try await client.entry(id: item.id)
+                if current.updatedAt != item.baseUpdatedAt {
+                    try database.apply(DiaryChangeJSON(entry: current))
+                    guard let refreshed = try database.outboxItem(item.id) else { return }
+                    item = refreshed
+                }
+            } catch let error as DiaryError where error.kind == .notFound {
+                if try database.dropUnlessEdited(item.id) { return }
+                guard let refreshed = try database.outboxItem(item.id) else { return }
+                item = refreshed
+            }
+        }
         try database.markSending(item.id)
         do {
             let (entry, created) = try await client.put(id: item.id, write: item.write)
