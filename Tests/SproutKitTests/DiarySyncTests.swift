@@ -202,6 +202,23 @@ import Testing
         #expect(server.entry(entry.id)?.body == "둘" && store.entry(id: entry.id)?.body == "둘" && store.entry(id: entry.id)?.hasUnpushedChanges == false)
     }
 
+    @Test func anEntryDeletedWhileThePushIsUnderWayIsDeletedOnTheServerToo() async throws {
+        let server = DiaryFakeServer()
+        let store = try device(server)
+        let first = try #require(store.create(text: "먼저 올라갈 일기", createdAt: DiaryTest.date(0)))
+        let second = try #require(store.create(text: "올라가는 사이 지운 일기", createdAt: DiaryTest.date(1)))
+        server.hold()
+        let sync = Task { await store.sync() }
+        try await server.waitForRequests(1)
+        #expect(store.delete(id: second.id))  // not sent yet: dropped on the device…
+        server.release()
+        await sync.value
+        // …but the engine had already read it from the outbox and wrote it: so it deletes it there as well.
+        #expect(store.lastSyncError == nil && store.entries.map(\.id) == [first.id])
+        #expect(server.liveEntries.map(\.id) == [first.id.uuidString.lowercased()])
+        #expect(try store.database.outbox().isEmpty)
+    }
+
     @Test func aRemoteDeletionDeletesAnEntryWithoutLocalEdits() async throws {
         let server = DiaryFakeServer()
         let store = try device(server)

@@ -204,9 +204,11 @@ public final class DiaryDatabase: Sendable {
                 try db.execute(
                     sql: """
                         INSERT INTO diaryEntry (id, title, body, createdAt, isDeleted, serverUpdatedAt, revision, textRevision, maybeOnServer)
-                        VALUES (?, ?, ?, ?, 1, ?, 1, 1, 1)
+                        VALUES (?, ?, ?, ?, 1, ?, ?, ?, 1)
                         """,
-                    arguments: [Self.key(id), answer.title, answer.body, Self.milliseconds(answer.createdAt), answer.updatedAt]
+                    arguments: [
+                        Self.key(id), answer.title, answer.body, Self.milliseconds(answer.createdAt), answer.updatedAt, revision + 1, revision + 1,
+                    ]
                 )
                 return
             }
