@@ -11,7 +11,8 @@ public enum DiaryText {
     public static func split(_ text: String) -> (title: String, body: String)? {
         let breakIndex = text.firstIndex(where: isLineBreak)
         let title = String(breakIndex.map { text[..<$0] } ?? text[...])
-        guard !title.allSatisfy(\.isWhitespace) else { return nil }
+        // Unicode White_Space scalars, as the server tells an empty title.
+        guard !title.unicodeScalars.allSatisfy(\.properties.isWhitespace) else { return nil }
         let body = breakIndex.map { String(text[text.index(after: $0)...]) } ?? ""
         return (title, body)
     }
