@@ -152,4 +152,55 @@ import Testing
             await #expect { _ = try await session.diary.weather(latitude: 91, longitude: 0) } throws: { ($0 as? DiaryError)?.kind == .invalidRequest }
         }
     }
+
+    @Test func aSyncCutOffAfterItsWriteReachedTheServerIsFinishedAfterARestart() async throws {
+        try await withLiveServer { base in
+            let transport = AnswerLosingTransport()
+            let session = Session(baseURL: base, transport: transport, tokenStore: InMemoryTokenStore())
+            #expect(await session.signUp(username: "crasher", email: "crasher@example.com", password: "password-crasher"))
+            let file = DiaryTest.temporaryFile()
+            defer { try? FileManager.default.removeItem(at: file.directory) }
+
+            var ids: [UUID] = []
+            do {
+                let database = try DiaryDatabase(path: file.path)
+                let store = DiaryStore(database: database, syncEngine: DiarySyncEngine(database: database, client: session.diary))
+                ids = (1...2).compactMap { store.create(text: "일기 \($0)\n본문", createdAt: DiaryTest.date(Double($0)))?.id }
+                transport.loseNextAnswer(to: "PUT")
+                await store.sync()
+                #expect(store.lastSyncError?.kind == .offline)
+            }
+            #expect(try await session.diary.page().entries.map(\.title) == ["일기 1"], "the write whose answer was lost arrived")
+
+            let database = try DiaryDatabase(path: file.path)
+            let relaunched = DiaryStore(database: database, syncEngine: DiarySyncEngine(database: database, client: session.diary))
+            try await synced(relaunched)
+            #expect(relaunched.lastSyncReport?.pushed == 2 && relaunched.lastSyncReport?.created == 1)
+            let page = try await session.diary.page()
+            #expect(page.total == 2 && page.entries.map(\.title) == ["일기 2", "일기 1"])
+            #expect(try await session.diary.versions(id: ids[0]).isEmpty, "the replayed write changed nothing")
+            #expect(try relaunched.entries.map(\.title) == ["일기 2", "일기 1"] && relaunched.database.outbox().isEmpty)
+        }
+    }
+}
+
+/// Passes requests to the server through URLSession; told to, lets the server act on the next request of a method
+/// and then throws as if the connection dropped before the answer came.
+private final class AnswerLosingTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var method: String?
+    private let inner = URLSessionTransport()
+
+    func loseNextAnswer(to method: String) { lock.withLock { self.method = method } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let answer = try await inner.send(request)
+        let lose = lock.withLock {
+            guard method == request.httpMethod else { return false }
+            method = nil
+            return true
+        }
+        if lose { throw URLError(.networkConnectionLost) }
+        return answer
+    }
 }
