@@ -20,7 +20,7 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration, database: database)
+    let router = buildRouter(configuration, database: database, logger: logger)
     let requestTimeout = TimeAmount(configuration.requestTimeout)
     var app = Application(
         router: router,
@@ -41,7 +41,7 @@ public func buildApplication(
 }
 
 /// Every service's routes behind the shared middleware (tests read its `routes` too).
-func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase) -> Router<SproutRequestContext> {
+func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestLoggingMiddleware())
@@ -84,6 +84,12 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase)
         authenticator: BoardAuthenticator(accounts: accounts.authenticator, staticToken: configuration.boardAPIToken),
         maxBodySize: configuration.maxRequestBodySize
     ).endpoints, atPath: "/api/v2")
+    router.addRoutes(DiaryController<SproutRequestContext>(
+        repository: SQLDiaryRepository(executor: database.executor), callers: accounts.authenticator
+    ).endpoints, atPath: "/api/diary")
+    router.addRoutes(WeatherController<SproutRequestContext>(
+        service: WeatherService(configuration, executor: database.executor, logger: logger), callers: accounts.authenticator
+    ).endpoints, atPath: "/api")
     let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)

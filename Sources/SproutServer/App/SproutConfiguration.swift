@@ -30,6 +30,12 @@ public struct SproutConfiguration: Sendable {
     /// `BOARD_API_TOKEN`: a static Bearer token that reads every board (as the Mail Plug app's hard-coded one did);
     /// it writes nothing and owns nothing. Unset: only account tokens work.
     public var boardAPIToken: String?
+    /// `OPENWEATHER_API_KEY`: the server's OpenWeather key for `/api/weather`. Unset or empty: weather answers 503.
+    public var openWeatherAPIKey: String?
+    /// `OPENWEATHER_BASE_URL`: where OpenWeather is (tests point it at a fake upstream).
+    public var openWeatherBaseURL = "https://api.openweathermap.org"
+    /// How long one weather call may take, answer included (5 s; tests shorten it).
+    public var weatherTimeout: Duration = .seconds(5)
 
     public init(
         hostname: String = "127.0.0.1",
@@ -56,7 +62,8 @@ public struct SproutConfiguration: Sendable {
     }
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
-    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`;
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`,
+    /// `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -142,6 +149,13 @@ public struct SproutConfiguration: Sendable {
             configuration.marketMaxImageBytes = parsed
         }
         configuration.boardAPIToken = value("BOARD_API_TOKEN")
+        configuration.openWeatherAPIKey = value("OPENWEATHER_API_KEY")
+        if let raw = value("OPENWEATHER_BASE_URL") {
+            guard let url = URLComponents(string: raw), url.scheme == "https" || url.scheme == "http", url.host?.isEmpty == false else {
+                throw ConfigurationError("OPENWEATHER_BASE_URL must be an http(s) URL, got '\(raw)'")
+            }
+            configuration.openWeatherBaseURL = raw
+        }
         return configuration
     }
 

@@ -54,19 +54,7 @@ extension Request {
     /// clients send JSON labelled as a form, or send no `Content-Type` at all.
     /// Throws `BodyReadingError` for bodies that cannot be read; other errors are the connection's.
     mutating func bodyFields(limit: Int) async throws -> FormFields {
-        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw BodyReadingError.tooLarge(limit: limit)
-        }
-        let body: ByteBuffer
-        do {
-            body = try await collectBody(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw BodyReadingError.tooLarge(limit: limit)
-        } catch {
-            // The connection failed before the body was complete: the client hung up, broke the framing, or was
-            // too slow and was cut off. Nobody is left to answer.
-            throw ClientWentAway(underlying: error)
-        }
+        let body = try await collectedBody(limit: limit)
         let contentType = headers[.contentType].map(HeaderParameters.init)
         if contentType?.value == "multipart/form-data", let boundary = contentType?["boundary"], !boundary.isEmpty {
             do {
@@ -97,6 +85,51 @@ extension Request {
             return try URLEncodedForm.parseBody(bytes)
         } catch {
             throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
+        }
+    }
+
+    /// The whole body, at most `limit` bytes (`BodyReadingError.tooLarge` beyond); a connection that fails before
+    /// the body is complete is `ClientWentAway`.
+    mutating func collectedBody(limit: Int) async throws -> ByteBuffer {
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw BodyReadingError.tooLarge(limit: limit)
+        }
+        do {
+            return try await collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw BodyReadingError.tooLarge(limit: limit)
+        } catch {
+            // The connection failed before the body was complete: the client hung up, broke the framing, or was
+            // too slow and was cut off. Nobody is left to answer.
+            throw ClientWentAway(underlying: error)
+        }
+    }
+
+    /// A JSON object body decoded as `Value`, whatever `Content-Type` says. It is checked first by the linear
+    /// scanner (`JSONFields`: depth, field count, UTF-8), so the decoder only ever sees a sound, bounded document.
+    /// Errors `Value` throws while decoding itself come through unchanged.
+    func jsonBody<Value: Decodable>(_ type: Value.Type, limit: Int, refusal: (BodyReadingError) -> some Error) async throws -> Value {
+        var request = self
+        do {
+            let body = try await request.collectedBody(limit: limit)
+            var bytes = body.readableBytesView
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+            do {
+                _ = try JSONFields.parse(bytes)
+            } catch .notAnObject {
+                throw BodyReadingError.jsonNotAnObject
+            } catch .tooManyFields {
+                throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
+            } catch {
+                throw BodyReadingError.malformedJSON
+            }
+            do {
+                return try JSONDecoder().decode(Value.self, from: Data(bytes))
+            } catch is DecodingError {
+                throw BodyReadingError.malformedJSON
+            }
+        } catch let error as BodyReadingError {
+            throw refusal(error)
         }
     }
 }

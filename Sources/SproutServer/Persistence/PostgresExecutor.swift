@@ -43,6 +43,20 @@ struct PostgresExecutor: SQLExecutor {
         }
     }
 
+    func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row] {
+        guard let last = statements.last else { return [] }
+        return try await client.withTransaction(logger: Self.silent) { connection in
+            for statement in statements.dropLast() {
+                for try await _ in try await connection.query(Self.query(statement), logger: Self.silent) {}
+            }
+            var rows: [Row] = []
+            for try await row in try await connection.query(Self.query(last), logger: Self.silent) {
+                rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
+            }
+            return rows
+        }
+    }
+
     private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
         let sequence = try await client.query(Self.query(statement))
         var rows: [Row] = []

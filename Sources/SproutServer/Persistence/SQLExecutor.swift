@@ -1,7 +1,7 @@
 /// The seam every repository is written against: run one statement and decode its rows. Two implementations,
 /// `SQLiteExecutor` (GRDB) and `PostgresExecutor` (postgres-nio). Each call is one statement, atomic on its own
-/// (triggers included), which is all the todos need; a service that needs a multi-statement transaction adds
-/// a `transaction` call here with the same two implementations.
+/// (triggers included), which is all the todos need; `writeSequence` runs several in one transaction where a
+/// later statement depends on an earlier one (the Diary's clock).
 public protocol SQLExecutor: Sendable {
     var dialect: SQLDialect { get }
     /// A read. On SQLite it runs on a reader connection beside the writer, never waiting for writes.
@@ -13,6 +13,10 @@ public protocol SQLExecutor: Sendable {
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
     /// Several writes in one transaction, all or nothing (bulk seeding, maintenance).
     func writeAll(_ statements: [SQLStatement]) async throws
+    /// Several statements in one transaction, in order, all or nothing; answers the last one's rows. On
+    /// PostgreSQL each statement sees what committed before it started (READ COMMITTED), so a row locked by an
+    /// earlier statement orders this transaction after every other that locked it first.
+    func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row]
     /// Tells the executor that `rows` rows were added to `table` (see `PlannerStatistics`).
     func noteGrowth(of table: String, by rows: Int)
 }

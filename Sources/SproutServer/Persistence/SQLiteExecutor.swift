@@ -60,6 +60,17 @@ struct SQLiteExecutor: SQLExecutor {
         try await writes.write { db in try Self.fetch(statement, in: db) }
     }
 
+    /// In the group commit like `write`, the whole sequence in one savepoint.
+    func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row] {
+        guard let last = statements.last else { return [] }
+        return try await writes.write { db in
+            for statement in statements.dropLast() {
+                try db.cachedStatement(sql: statement.sql).execute(arguments: Self.arguments(statement.binds))
+            }
+            return try Self.fetch(last, in: db)
+        }
+    }
+
     func writeAll(_ statements: [SQLStatement]) async throws {
         try await pool.write { db in
             for statement in statements {

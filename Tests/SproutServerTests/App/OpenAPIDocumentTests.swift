@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 @testable import SproutServer
 
@@ -27,7 +28,7 @@ import Testing
         #expect(document["openapi"] == .string("3.1.0"))
         let paths = try #require(document["paths"]?.object)
         let routed = try await withTestApp { _, database in
-            buildRouter(SproutConfiguration(), database: database).routes
+            buildRouter(SproutConfiguration(), database: database, logger: Logger(label: "test")).routes
                 .filter { $0.method != .head && Self.isAPI($0.path.description) }
                 .map { "\($0.method.rawValue.lowercased()) \($0.path.description)" }
         }

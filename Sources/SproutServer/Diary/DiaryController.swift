@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import SproutWire
+
+/// Sprout's own Diary API at `/api/diary/entries…` (docs/diary-api.md): per-account entries with client-made ids,
+/// idempotent `PUT`, tombstones, paging, `since` for sync, and the versions a write replaced.
+struct DiaryController<Context: RequestContext> {
+    let repository: SQLDiaryRepository
+    let callers: any CallerResolving
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
+        routes.get("entries", use: list)
+        routes.get("entries/{id}", use: show)
+        routes.put("entries/{id}", use: put)
+        routes.delete("entries/{id}", use: delete)
+        routes.get("entries/{id}/versions", use: versions)
+        return routes
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let account = try await DiaryCallers.account(of: request, from: callers)
+        switch try DiaryInput.listQuery(request.queryFields) {
+        case .page(let limit, let offset):
+            let page = try await repository.page(accountID: account.id, limit: limit, offset: offset)
+            return try Response.json(DiaryPageJSON(entries: page.entries.map(\.json), total: page.total))
+        case .changes(let since, let limit):
+            let changes = try await repository.changes(accountID: account.id, since: since, limit: limit, now: Date())
+            return try Response.json(DiaryChangesJSON(
+                changes: changes.changes.map(\.change),
+                now: DiaryTimestamp.string(fromMilliseconds: Int64(changes.nowMilliseconds)), hasMore: changes.hasMore
+            ))
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let account = try await DiaryCallers.account(of: request, from: callers)
+        guard let entry = try await repository.entry(accountID: account.id, id: try entryID(context)), !entry.deleted else {
+            throw DiaryError.notFound
+        }
+        return try Response.json(entry.json)
+    }
+
+    @Sendable func put(_ request: Request, context: Context) async throws -> Response {
+        let account = try await DiaryCallers.account(of: request, from: callers)
+        let id = try entryID(context)
+        let body = try await request.jsonBody(DiaryWriteBody.self, limit: DiaryInput.maximumRequestBytes, refusal: DiaryError.unreadableBody)
+        switch try await repository.put(accountID: account.id, id: id, write: body.write, now: Date()) {
+        case .created(let entry): return try Response.json(entry.json, status: .created)
+        case .replaced(let entry): return try Response.json(entry.json)
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let account = try await DiaryCallers.account(of: request, from: callers)
+        guard let tombstone = try await repository.delete(accountID: account.id, id: try entryID(context), now: Date()) else {
+            throw DiaryError.notFound
+        }
+        return try Response.json(DiaryTombstoneJSON(
+            id: tombstone.id, updatedAt: DiaryTimestamp.string(fromMilliseconds: Int64(tombstone.updatedMilliseconds))
+        ))
+    }
+
+    @Sendable func versions(_ request: Request, context: Context) async throws -> Response {
+        let account = try await DiaryCallers.account(of: request, from: callers)
+        guard let versions = try await repository.versions(accountID: account.id, id: try entryID(context)) else {
+            throw DiaryError.neverSeen
+        }
+        return try Response.json(DiaryVersionsJSON(versions: versions.map(\.json)))
+    }
+
+    private func entryID(_ context: Context) throws -> String {
+        try DiaryInput.entryID(context.parameters.get("id"))
+    }
+}
+
+/// The Diary and the weather serve accounts only: a Bearer JWT or the web app's session.
+enum DiaryCallers {
+    static func account(of request: Request, from callers: any CallerResolving) async throws -> Account {
+        guard case .account(let account, _) = try await callers.caller(of: request) else { throw DiaryError.unauthorized }
+        return account
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import SproutWire
+
+/// Diary entries in SQL, written once for both databases (docs/diary-api.md, docs/data-layer.md).
+///
+/// Every write moves the account's clock in the same transaction as the entry (`writeSequence`): on PostgreSQL
+/// the clock row's lock orders one account's writes, so `updated_ms` grows in commit order; on SQLite the single
+/// writer does the same. A `PUT` reads the entry, decides, and writes only if the entry is still the version it
+/// read (compare-and-set on `updated_ms`), trying again otherwise.
+struct SQLDiaryRepository: Sendable {
+    let executor: any SQLExecutor
+
+    /// How often a `PUT` reads again when other writes to the same entry keep overtaking it.
+    static let putAttempts = 8
+    /// The most versions `/versions` answers with.
+    static let versionsShown = 100
+
+    /// The entry or its tombstone; nil if the account never had it.
+    func entry(accountID: Int, id: String) async throws -> DiaryEntry? {
+        try await executor.readFirst(SQLStatement(
+            "SELECT \(DiaryEntry.columns) FROM diary_entries WHERE account_id = $1 AND entry_id = $2",
+            .int(accountID), .text(id)
+        ), as: DiaryEntry.self)
+    }
+
+    func put(accountID: Int, id: String, write: DiaryWrite, now: Date) async throws -> DiaryPutOutcome {
+        let nowMilliseconds = Int(DiaryTimestamp.milliseconds(of: now))
+        for _ in 0..<Self.putAttempts {
+            let current = try await entry(accountID: accountID, id: id)
+            let live = current.flatMap { $0.deleted ? nil : $0 }
+            let content = write.content(replacing: live?.content, now: nowMilliseconds)
+            if let live, live.content == content { return .replaced(live) }
+            let written = try await executor.writeSequence([
+                clockTick(accountID: accountID, now: nowMilliseconds),
+                upsert(accountID: accountID, id: id, content: content, base: write.baseMilliseconds, expected: current?.updatedMilliseconds),
+            ], as: DiaryEntry.self)
+            if let entry = written.first { return live == nil ? .created(entry) : .replaced(entry) }
+        }
+        throw DiaryError.busy
+    }
+
+    /// Turns a live entry into a tombstone; nil when there is no live entry.
+    func delete(accountID: Int, id: String, now: Date) async throws -> DiaryEntry? {
+        try await executor.writeSequence([
+            clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now))),
+            SQLStatement("""
+                UPDATE diary_entries SET deleted = TRUE, title = '', body = '', weather_main = NULL, weather_description = NULL,
+                  weather_icon = NULL, weather_temp_c = NULL, base_ms = NULL,
+                  updated_ms = (SELECT last_ms FROM diary_clocks WHERE account_id = $1)
+                WHERE account_id = $1 AND entry_id = $2 AND deleted = FALSE
+                RETURNING \(DiaryEntry.columns)
+                """, .int(accountID), .text(id)),
+        ], as: DiaryEntry.self).first
+    }
+
+    /// Live entries newest first by `createdAt` (ties: id descending), and how many there are.
+    func page(accountID: Int, limit: Int, offset: Int) async throws -> (entries: [DiaryEntry], total: Int) {
+        async let entries = executor.read(SQLStatement("""
+            SELECT \(DiaryEntry.columns) FROM diary_entries WHERE account_id = $1 AND deleted = FALSE
+            ORDER BY created_ms DESC, entry_id DESC LIMIT $2 OFFSET $3
+            """, .int(accountID), .int(limit), .int(offset)), as: DiaryEntry.self)
+        async let total = executor.readFirst(SQLStatement(
+            "SELECT count(*) FROM diary_entries WHERE account_id = $1 AND deleted = FALSE", .int(accountID)
+        ), as: SQLInt.self)
+        return (try await entries, try await total?.value ?? 0)
+    }
+
+    /// What changed strictly after `since`, oldest first. The clock moves first, in a transaction of its own:
+    /// a write that moved it earlier has committed by then (it held the clock until its commit), and a write that
+    /// moves it later gets a later `updated_ms` than the `now` answered.
+    func changes(accountID: Int, since: Int, limit: Int, now: Date) async throws -> DiaryChanges {
+        let tick = try await executor.writeSequence(
+            [clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now)))], as: SQLInt.self
+        )
+        guard let clock = tick.first?.value else { throw SQLRowError.missingReturnedRow }
+        let rows = try await executor.read(SQLStatement("""
+            SELECT \(DiaryEntry.columns) FROM diary_entries WHERE account_id = $1 AND updated_ms > $2 AND updated_ms <= $3
+            ORDER BY updated_ms LIMIT $4
+            """, .int(accountID), .int(since), .int(clock), .int(limit + 1)), as: DiaryEntry.self)
+        guard rows.count > limit else { return DiaryChanges(changes: rows, nowMilliseconds: clock, hasMore: false) }
+        let page = Array(rows.prefix(limit))
+        return DiaryChanges(changes: page, nowMilliseconds: page[page.count - 1].updatedMilliseconds, hasMore: true)
+    }
+
+    /// The versions writes and deletions replaced, newest first; nil if the account never had the entry.
+    func versions(accountID: Int, id: String) async throws -> [DiaryVersion]? {
+        guard try await entry(accountID: accountID, id: id) != nil else { return nil }
+        return try await executor.read(SQLStatement("""
+            SELECT \(DiaryVersion.columns) FROM diary_versions WHERE account_id = $1 AND entry_id = $2 ORDER BY id DESC LIMIT $3
+            """, .int(accountID), .text(id), .int(Self.versionsShown)), as: DiaryVersion.self)
+    }
+
+    /// Moves the account's clock to at least 1 ms past its last value and not behind `now`.
+    private func clockTick(accountID: Int, now: Int) -> SQLStatement {
+        let greatest = executor.dialect == .sqlite ? "max" : "GREATEST"
+        return SQLStatement("""
+            INSERT INTO diary_clocks (account_id, last_ms) VALUES ($1, $2)
+            ON CONFLICT (account_id) DO UPDATE SET last_ms = \(greatest)(diary_clocks.last_ms + 1, excluded.last_ms)
+            RETURNING last_ms
+            """, .int(accountID), .int(now))
+    }
+
+    /// Creates the entry, or replaces it if it is still at `expected` (-1: the caller saw none).
+    private func upsert(accountID: Int, id: String, content: DiaryContent, base: Int?, expected: Int?) -> SQLStatement {
+        let weather = content.weather
+        return SQLStatement(sql: """
+            INSERT INTO diary_entries (account_id, entry_id, title, body, created_ms, updated_ms, weather_main, weather_description,
+              weather_icon, weather_temp_c, deleted, base_ms)
+            VALUES ($1, $2, $3, $4, $5, (SELECT last_ms FROM diary_clocks WHERE account_id = $1), $6, $7, $8, $9, FALSE, $10)
+            ON CONFLICT (account_id, entry_id) DO UPDATE SET title = excluded.title, body = excluded.body,
+              created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, weather_main = excluded.weather_main,
+              weather_description = excluded.weather_description, weather_icon = excluded.weather_icon,
+              weather_temp_c = excluded.weather_temp_c, deleted = FALSE, base_ms = excluded.base_ms
+            WHERE diary_entries.updated_ms = $11
+            RETURNING \(DiaryEntry.columns)
+            """, binds: [
+                .int(accountID), .text(id), .text(content.title), .text(content.body), .int(content.createdMilliseconds),
+                weather.map { .text($0.main) } ?? .null, weather.map { .text($0.description) } ?? .null,
+                weather.map { .text($0.icon) } ?? .null, weather.map { .double($0.tempC) } ?? .null,
+                base.map { .int($0) } ?? .null, .int(expected ?? -1),
+            ])
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import Hummingbird
+import SproutWire
+
+/// `GET /api/weather?lat=&lon=` for accounts: OpenWeather's current weather through the server's key.
+struct WeatherController<Context: RequestContext> {
+    let service: WeatherService
+    let callers: any CallerResolving
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
+        routes.get("weather", use: weather)
+        return routes
+    }
+
+    @Sendable func weather(_ request: Request, context: Context) async throws -> Response {
+        _ = try await DiaryCallers.account(of: request, from: callers)
+        let fields = request.queryFields
+        guard let latitude = fields["lat"]?.asText.flatMap(Double.init), let longitude = fields["lon"]?.asText.flatMap(Double.init),
+              let location = WeatherLocation(latitude: latitude, longitude: longitude)
+        else { throw DiaryError.badRequest("lat must be a number from -90 to 90 and lon one from -180 to 180.") }
+        return try Response.json(try await service.weather(at: location, now: Date()).json)
+    }
+}
