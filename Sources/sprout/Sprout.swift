@@ -83,11 +83,14 @@ struct Seed: AsyncParsableCommand {
     @Option(name: .customLong("board-posts"), help: "How many demo board posts (mostly in the free board; some notices, anonymous posts and replies).")
     var boardPosts: Int = 30
 
+    @Option(name: .customLong("diary-entries"), help: "How many demo diary entries (one a day, in demo1's diary; no weather).")
+    var diaryEntries: Int = 10
+
     @OptionGroup var data: DataOptions
 
     func validate() throws {
-        guard todos >= 0, posts >= 0, comments >= 0, products >= 0, boardPosts >= 0 else {
-            throw ValidationError("--todos, --posts, --comments, --products and --board-posts must be 0 or more")
+        guard todos >= 0, posts >= 0, comments >= 0, products >= 0, boardPosts >= 0, (0...10_000).contains(diaryEntries) else {
+            throw ValidationError("--todos, --posts, --comments, --products and --board-posts must be 0 or more; --diary-entries from 0 to 10000")
         }
         guard (1...1000).contains(accounts) else { throw ValidationError("--accounts must be from 1 to 1000") }
     }
@@ -95,12 +98,13 @@ struct Seed: AsyncParsableCommand {
     func run() async throws {
         let configuration = try data.configuration()
         let (todos, accounts, posts, comments, products, boardPosts) = (todos, accounts, posts, comments, products, boardPosts)
+        let diaryEntries = diaryEntries
         try await withDatabase(configuration) { database in
             try await database.migrate()
             try await TodoSeeder(database: database).seed(count: todos) { inserted in
                 if inserted == todos || inserted % 5000 == 0 { print("Seeded \(inserted)/\(todos) todos") }
             }
-            guard posts > 0 || products > 0 || boardPosts > 0 else { return }
+            guard posts > 0 || products > 0 || boardPosts > 0 || diaryEntries > 0 else { return }
             let result = try await CommunitySeeder(database: database).seed(accounts: accounts, posts: posts, comments: comments) { print($0) }
             print("Demo accounts: \(result.usernames.joined(separator: ", "))")
             if let password = result.newPassword {
@@ -110,6 +114,10 @@ struct Seed: AsyncParsableCommand {
                 try await BoardSeeder(database: database).seed(posts: boardPosts, authors: result.usernames) { seeded in
                     print("Seeded \(seeded)/\(boardPosts) board posts")
                 }
+            }
+            if diaryEntries > 0 {
+                try await DiarySeeder(database: database).seed(entries: diaryEntries, for: result.usernames[0])
+                print("Seeded \(diaryEntries) diary entries in \(result.usernames[0])'s diary")
             }
             guard products > 0 else { return }
             let vendor = try await MarketSeeder(database: database, configuration: configuration).seed(products: products) { seeded in

@@ -338,7 +338,7 @@ def server(binary, tmp_path, request, server_env):
         # a minute apart, ending now; every 50th is a notice and every 10th goes to the anonymous board.
         subprocess.run(
             [str(binary), "seed", "--todos", "0", "--posts", "0", "--comments", "0", "--products", "0",
-             "--board-posts", str(board_posts.args[0]), "--data-dir", str(data_dir)],
+             "--board-posts", str(board_posts.args[0]), "--diary-entries", "0", "--data-dir", str(data_dir)],
             env=env, stdin=subprocess.DEVNULL, check=True, capture_output=True, timeout=120,
         )
     process = subprocess.Popen(

@@ -3,7 +3,7 @@
 /// every insert and delete. The three folded columns feed the search indexes; a post in an anonymous board has an
 /// empty writer, so writer search cannot see through it. A fresh database gets the seed boards.
 enum BoardMigrations {
-    static var all: [SQLMigration] { [create, searchIndexes] }
+    static var all: [SQLMigration] { [create, searchIndexes, searchTotals] }
 
     static let titleSearch = SubstringSearchIndex(table: "board_posts", column: "title_folded")
     static let contentsSearch = SubstringSearchIndex(table: "board_posts", column: "contents_folded")
@@ -97,5 +97,64 @@ enum BoardMigrations {
             + writerSearch.migrationStatements(for: .sqlite),
         postgres: titleSearch.migrationStatements(for: .postgres) + Array(contentsSearch.migrationStatements(for: .postgres).dropFirst())
             + Array(writerSearch.migrationStatements(for: .postgres).dropFirst())
+    )
+
+    /// A search's `total` for a common word is kept per board and `version`, which every insert, delete and edit
+    /// of the board's posts moves on (the same triggers, the same transaction): a kept total whose version is the
+    /// board's current one is exact. Views do not move it (they change no searched column).
+    static let searchTotals = SQLMigration(
+        "board.search-totals",
+        sqlite: [
+            "ALTER TABLE board_counts ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE board_search_totals (
+              board_id INTEGER NOT NULL REFERENCES board_boards (id) ON DELETE CASCADE, target TEXT NOT NULL, query TEXT NOT NULL,
+              version INTEGER NOT NULL, total INTEGER NOT NULL, PRIMARY KEY (board_id, target, query))
+            """,
+            "DROP TRIGGER board_counts_insert",
+            "DROP TRIGGER board_counts_delete",
+            """
+            CREATE TRIGGER board_counts_insert AFTER INSERT ON board_posts BEGIN
+              INSERT INTO board_counts (board_id, posts) VALUES (NEW.board_id, 1)
+                ON CONFLICT (board_id) DO UPDATE SET posts = posts + 1, version = version + 1;
+            END
+            """,
+            """
+            CREATE TRIGGER board_counts_delete AFTER DELETE ON board_posts BEGIN
+              UPDATE board_counts SET posts = posts - 1, version = version + 1 WHERE board_id = OLD.board_id;
+            END
+            """,
+            """
+            CREATE TRIGGER board_counts_edit AFTER UPDATE OF title_folded, contents_folded, writer_folded ON board_posts BEGIN
+              UPDATE board_counts SET version = version + 1 WHERE board_id = NEW.board_id;
+            END
+            """,
+        ],
+        postgres: [
+            "ALTER TABLE board_counts ADD COLUMN version BIGINT NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE board_search_totals (
+              board_id BIGINT NOT NULL REFERENCES board_boards (id) ON DELETE CASCADE, target TEXT NOT NULL, query TEXT NOT NULL,
+              version BIGINT NOT NULL, total BIGINT NOT NULL, PRIMARY KEY (board_id, target, query))
+            """,
+            """
+            CREATE OR REPLACE FUNCTION board_counts_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF TG_OP = 'INSERT' THEN
+                INSERT INTO board_counts (board_id, posts) VALUES (NEW.board_id, 1)
+                  ON CONFLICT (board_id) DO UPDATE SET posts = board_counts.posts + 1, version = board_counts.version + 1;
+              ELSIF TG_OP = 'DELETE' THEN
+                UPDATE board_counts SET posts = posts - 1, version = version + 1 WHERE board_id = OLD.board_id;
+              ELSE
+                UPDATE board_counts SET version = version + 1 WHERE board_id = NEW.board_id;
+              END IF;
+              RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER board_counts_edit AFTER UPDATE OF title_folded, contents_folded, writer_folded ON board_posts
+              FOR EACH ROW EXECUTE FUNCTION board_counts_change()
+            """,
+        ]
     )
 }

@@ -71,8 +71,7 @@ struct SQLBoardRepository: Sendable {
 
     func posts(boardID: Int, query: BoardPostQuery) async throws -> (total: Int, posts: [BoardPost]) {
         if let search = query.search {
-            let rows = try await executor.slowRead(searchStatement(boardID: boardID, text: search, query: query), as: BoardSearchRow.self)
-            return (rows.first?.total ?? 0, rows.compactMap(\.post))
+            return try await searchPosts(boardID: boardID, text: BoardText.fold(search), query: query)
         }
         let total = try await executor.readFirst(
             SQLStatement("SELECT posts FROM board_counts WHERE board_id = $1", .int(boardID)), as: SQLInt.self
@@ -92,11 +91,68 @@ struct SQLBoardRepository: Sendable {
         return (total, try await executor.read(statement, as: BoardPost.self))
     }
 
+    /// At or above this many matches a search's total is kept for the board's version (`board_search_totals`), and
+    /// its pages are cut by a scan in id order that stops at the page's end.
+    static let keptTotalMinimum = 500
+
+    /// A common word's total is counted once per version of the board: every later page, and every repeat of the
+    /// search until a post of the board is written, edited or deleted, reads the kept total and scans only as far
+    /// as its page. Other searches count and cut their page in one statement through the indexes.
+    private func searchPosts(boardID: Int, text folded: String, query: BoardPostQuery) async throws -> (total: Int, posts: [BoardPost]) {
+        let kept = try await executor.readFirst(SQLStatement("""
+            SELECT c.version, t.total FROM board_counts c
+            LEFT JOIN board_search_totals t ON t.board_id = c.board_id AND t.target = $2 AND t.query = $3 AND t.version = c.version
+            WHERE c.board_id = $1
+            """, .int(boardID), .text(query.target.rawValue), .text(folded)), as: KeptSearchTotal.self)
+        if let total = kept?.total {
+            guard query.offset < total else { return (total, []) }
+            return (total, try await executor.slowRead(commonSearchPage(boardID: boardID, text: folded, query: query, total: total), as: BoardPost.self))
+        }
+        let rows = try await executor.slowRead(searchStatement(boardID: boardID, text: folded, query: query), as: BoardSearchRow.self)
+        let total = rows.first?.total ?? 0
+        // The version was read before the count: if a write came between, the kept total is already outdated and
+        // is never read.
+        if let version = kept?.version, total >= Self.keptTotalMinimum {
+            try await executor.writeAll([
+                SQLStatement("DELETE FROM board_search_totals WHERE board_id = $1 AND version < $2", .int(boardID), .int(version)),
+                SQLStatement("""
+                    INSERT INTO board_search_totals (board_id, target, query, version, total) VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT (board_id, target, query) DO UPDATE SET version = excluded.version, total = excluded.total
+                    WHERE board_search_totals.version < excluded.version
+                    """, .int(boardID), .text(query.target.rawValue), .text(folded), .int(version), .int(total)),
+            ])
+        }
+        return (total, rows.compactMap(\.post))
+    }
+
+    /// A page of a common word's matches: the board's posts in id order (from the nearer end), tested one by one,
+    /// stopping at the page's end. `board_id = $1` (not `+ 0`) puts PostgreSQL on the board's index in id order.
+    private func commonSearchPage(boardID: Int, text: String, query: BoardPostQuery, total: Int) -> SQLStatement {
+        var statement = SQLStatement(sql: "", binds: [.int(boardID)])
+        let indexes: [SubstringSearchIndex] = switch query.target {
+        case .title: [BoardMigrations.titleSearch]
+        case .contents: [BoardMigrations.contentsSearch]
+        case .writer: [BoardMigrations.writerSearch]
+        case .all: [BoardMigrations.titleSearch, BoardMigrations.contentsSearch, BoardMigrations.writerSearch]
+        }
+        let condition = "(" + indexes.map { $0.scanCondition(containing: text, statement: &statement) }.joined(separator: " OR ") + ")"
+        let end = min(query.offset + query.limit, total)
+        let fromTheEnd = total - end < query.offset
+        let limit = statement.bind(.int(end - query.offset))
+        let offset = statement.bind(.int(fromTheEnd ? total - end : query.offset))
+        statement.sql = """
+            SELECT \(Self.postColumns) FROM \(Self.postSource)
+            WHERE p.id IN (SELECT id FROM board_posts WHERE board_id = $1 AND \(condition)
+                           ORDER BY id \(fromTheEnd ? "ASC" : "DESC") LIMIT \(limit) OFFSET \(offset))
+            ORDER BY p.id DESC
+            """
+        return statement
+    }
+
     /// Matches counted and the page cut in one statement. `board_id + 0` keeps PostgreSQL's planner off the
     /// board's list index (which would read every post of the board and filter them) and on the trigram indexes.
-    private func searchStatement(boardID: Int, text: String, query: BoardPostQuery) -> SQLStatement {
+    private func searchStatement(boardID: Int, text folded: String, query: BoardPostQuery) -> SQLStatement {
         var statement = SQLStatement(sql: "", binds: [.int(boardID)])
-        let folded = BoardText.fold(text)
         let dialect = executor.dialect
         let condition: String
         switch query.target {
@@ -211,6 +267,17 @@ extension BoardPost: SQLRowDecodable {
     }
 
     init(row: some SQLRow) throws { try self.init(row: row, offset: 0) }
+}
+
+/// The board's version, and the total kept for a search at that version if there is one.
+private struct KeptSearchTotal: SQLRowDecodable {
+    let version: Int
+    let total: Int?
+
+    init(row: some SQLRow) throws {
+        version = try row.int(0)
+        total = row.isNull(1) ? nil : try row.int(1)
+    }
 }
 
 private struct BoardSearchRow: SQLRowDecodable {

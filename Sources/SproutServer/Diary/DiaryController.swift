@@ -12,10 +12,10 @@ struct DiaryController<Context: RequestContext> {
         let routes = RouteCollection(context: Context.self)
         routes.add(middleware: CallerDependentHeadersMiddleware())
         routes.get("entries", use: list)
-        routes.get("entries/{id}", use: show)
-        routes.put("entries/{id}", use: put)
-        routes.delete("entries/{id}", use: delete)
-        routes.get("entries/{id}/versions", use: versions)
+        routes.get("entries/{entryId}", use: show)
+        routes.put("entries/{entryId}", use: put)
+        routes.delete("entries/{entryId}", use: delete)
+        routes.get("entries/{entryId}/versions", use: versions)
         return routes
     }
 
@@ -71,7 +71,7 @@ struct DiaryController<Context: RequestContext> {
     }
 
     private func entryID(_ context: Context) throws -> String {
-        try DiaryInput.entryID(context.parameters.get("id"))
+        try DiaryInput.entryID(context.parameters.get("entryId"))
     }
 }
 

@@ -66,4 +66,9 @@ final class CountingExecutor: SQLExecutor, @unchecked Sendable {
         for _ in statements { tick() }
         try await base.writeAll(statements)
     }
+
+    func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row] {
+        for _ in statements { tick() }
+        return try await base.writeSequence(statements, as: type)
+    }
 }

@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SproutWire
+
+/// Every call of Sprout's Diary API (`docs/diary-api.md`), answering with the wire shapes of `SproutWire`.
+///
+/// Every call needs the account's Bearer token: use `Session.diary`, or any `APIClient` whose token provider
+/// supplies it. Every failure is a `DiaryError` (the server's `{"message"}` is in `serverMessage`).
+public struct DiaryClient: Sendable {
+    /// The client requests go through.
+    public let client: APIClient
+
+    /// Diary calls through `client`, with whatever token its provider supplies.
+    public init(client: APIClient) {
+        self.client = client
+    }
+
+    /// `PUT /api/diary/entries/{id}`: creates the entry (201, also for one brought back from a tombstone) or
+    /// replaces it (200). Idempotent: sending the same write again changes nothing.
+    /// - Returns: the entry as the server now has it, and whether the server created it (201).
+    /// - Throws: `.invalidRequest` for a title or body the server does not take, `.tooLarge` over 256 KiB.
+    public func put(id: UUID, write: DiaryEntryWriteJSON) async throws(DiaryError) -> (entry: DiaryEntryJSON, created: Bool) {
+        let status = StatusBox()
+        let recording = APIClient(
+            baseURL: client.baseURL, transport: StatusRecordingTransport(inner: client.transport, box: status),
+            tokenProvider: client.tokenProvider, allowsInsecureHTTP: client.allowsInsecureHTTP,
+            onUnauthorized: client.onUnauthorized
+        )
+        let entry = try await send(Request<DiaryEntryJSON>(method: .put, path: Self.entryPath(id), body: .encodable(write)), during: .save, through: recording)
+        return (entry, status.code == 201)
+    }
+
+    /// `GET /api/diary/entries/{id}`: one live entry.
+    /// - Throws: `.notFound` for an unknown or deleted entry.
+    public func entry(id: UUID) async throws(DiaryError) -> DiaryEntryJSON {
+        try await send(Request(path: Self.entryPath(id)), during: .load)
+    }
+
+    /// `DELETE /api/diary/entries/{id}`: turns the entry into a tombstone, which other devices learn of through
+    /// `changes(since:)`.
+    /// - Throws: `.notFound` for an unknown or already deleted entry.
+    @discardableResult
+    public func delete(id: UUID) async throws(DiaryError) -> DiaryTombstoneJSON {
+        try await send(Request(method: .delete, path: Self.entryPath(id)), during: .delete)
+    }
+
+    /// `GET /api/diary/entries?limit=&offset=`: a page of live entries, newest first by `createdAt` (ties: `id`
+    /// descending), and how many there are in all.
+    /// - Parameters:
+    ///   - limit: 1…100 (the server answers 400 otherwise).
+    ///   - offset: from 0.
+    public func page(limit: Int = 20, offset: Int = 0) async throws(DiaryError) -> DiaryPageJSON {
+        try await send(Request(path: Self.entriesPath, query: [("limit", String(limit)), ("offset", String(offset))]), during: .load)
+    }
+
+    /// `GET /api/diary/entries?since=&limit=`: what changed strictly after `since`, oldest change first. Pass the
+    /// answer's `now` back as the next `since`; while `hasMore`, ask again at once.
+    /// - Parameters:
+    ///   - since: a timestamp as the server wrote it; `DiaryClient.beginning` for everything.
+    ///   - limit: at most this many changes, 1…100.
+    public func changes(since: String, limit: Int = 100) async throws(DiaryError) -> DiaryChangesJSON {
+        try await send(Request(path: Self.entriesPath, query: [("since", since), ("limit", String(limit))]), during: .sync)
+    }
+
+    /// `GET /api/diary/entries/{id}/versions`: what the entry was before each write or deletion that replaced it,
+    /// newest first (also for a deleted entry).
+    /// - Throws: `.notFound` for an id the server never saw.
+    public func versions(id: UUID) async throws(DiaryError) -> [DiaryVersionJSON] {
+        try await send(Request<DiaryVersionsJSON>(path: Self.entryPath(id) + "/versions"), during: .versions).versions
+    }
+
+    /// `GET /api/weather?lat=&lon=`: the current weather at a place, through the server's OpenWeather key.
+    /// - Throws: `.unavailable` with status 503 when the server has no key, 502 when OpenWeather failed;
+    ///   `.invalidRequest` for a latitude outside −90…90 or a longitude outside −180…180.
+    public func weather(latitude: Double, longitude: Double) async throws(DiaryError) -> DiaryWeatherJSON {
+        let query = [("lat", Self.coordinate(latitude)), ("lon", Self.coordinate(longitude))]
+        return try await send(Request(path: "/api/weather", query: query), during: .weather)
+    }
+
+    /// The `since` that asks for every change there ever was.
+    public static let beginning = "1970-01-01T00:00:00Z"
+
+    static let entriesPath = "/api/diary/entries"
+
+    static func entryPath(_ id: UUID) -> String {
+        entriesPath + "/" + id.uuidString.lowercased()
+    }
+
+    /// A plain decimal (`String(describing:)` writes `1e-05`, which the server does not read); six decimals are
+    /// about 10 cm.
+    static func coordinate(_ value: Double) -> String {
+        String(format: "%.6f", value)
+    }
+
+    private func send<Response>(_ request: Request<Response>, during operation: DiaryError.Operation, through client: APIClient? = nil) async throws(DiaryError) -> Response {
+        do {
+            return try await (client ?? self.client).send(request)
+        } catch {
+            throw DiaryError(error, during: operation)
+        }
+    }
+}
+
+/// The status of the one answer a `StatusRecordingTransport` passed on: `APIClient.send` hands a request's
+/// decoder the body only, and a `PUT` tells created (201) from replaced (200) by status alone.
+private final class StatusBox: @unchecked Sendable {
+    // `recorded` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var recorded: Int?
+
+    var code: Int? { lock.withLock { recorded } }
+
+    func record(_ code: Int) { lock.withLock { recorded = code } }
+}
+
+/// Passes a request on to the client's own transport and notes the answer's status.
+private struct StatusRecordingTransport: HTTPTransport {
+    let inner: any HTTPTransport
+    let box: StatusBox
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await inner.send(request)
+        box.record(response.statusCode)
+        return (data, response)
+    }
+}
