@@ -624,3 +624,22 @@ def test_phone_width_has_no_sideways_scrolling_in_the_diary(phone, server):
     assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
     phone.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
     screenshot(phone, "phone-diary-editor")
+
+
+UNNAMED_CONTROLS = """
+    const named = (e) => e.labels?.length || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby')
+                          || (e.tagName === 'BUTTON' && e.textContent.trim());
+    return [...document.querySelectorAll('input, button, select, textarea')].filter(e => !named(e)).map(e => e.outerHTML);"""
+
+
+def test_every_control_on_the_diary_screens_has_a_name(browser, server):
+    _, diary = writer(server)
+    entry = diary.put("이름표를 확인할 일기", "본문", weather={"main": "Snow", "description": "눈", "icon": "13d", "tempC": -1.5})
+    log_in(browser, server, "diarist", next_path="/diary")
+    settle_list(browser)
+    assert browser.execute_script(UNNAMED_CONTROLS) == []
+    assert row(browser, entry["id"]).find_element(By.CSS_SELECTOR, ".diary-weather-icon").get_attribute("aria-label") == "눈"
+    for path in ["/diary/new", f"/diary/{entry['id']}"]:
+        browser.get(server.url(path))
+        wait(browser, lambda d: d.find_element(By.ID, "editor").is_displayed())
+        assert browser.execute_script(UNNAMED_CONTROLS) == [], path
