@@ -309,12 +309,22 @@ def pytest_configure(config):
 
 
 @pytest.fixture
-def server(binary, tmp_path, request):
+def server_env():
+    """Extra environment for the test's `sprout serve`; a test module overrides this fixture to give some (the
+    diary's tests: an OpenWeather key and a fake upstream's address)."""
+    return {}
+
+
+@pytest.fixture
+def server(binary, tmp_path, request, server_env):
     port = free_port()
     data_dir = tmp_path / "data"
     log = open(tmp_path / "server.log", "wb")
     env = {**os.environ, "LOG_LEVEL": "warning"}
     env.pop("PUBLIC_URL", None)
+    for name in ("OPENWEATHER_API_KEY", "OPENWEATHER_BASE_URL"):  # no real weather service, unless a test names one
+        env.pop(name, None)
+    env.update(server_env)
     public_url = request.node.get_closest_marker("public_url")
     if public_url:
         env["PUBLIC_URL"] = public_url.args[0]

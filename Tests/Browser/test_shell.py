@@ -1,5 +1,5 @@
-"""The web shell: home, navigation, the header's account controls, coming-soon pages, keyboard basics, phone
-width, nothing fetched elsewhere."""
+"""The web shell: home, navigation, the header's account controls, keyboard basics, phone width, nothing fetched
+elsewhere."""
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -23,7 +23,7 @@ def test_home_has_a_card_per_app_and_leads_to_todos(browser, server):
     assert [c.find_element(By.CSS_SELECTOR, "a").get_attribute("pathname") for c in cards] == [p for p, _ in APPS]
     ready = [c.find_element(By.CSS_SELECTOR, "a").get_attribute("pathname") for c in cards
              if "is-coming-soon" not in c.get_attribute("class")]
-    assert ready == ["/todos", "/community", "/market", "/board"]
+    assert ready == ["/todos", "/diary", "/community", "/market", "/board"]
     assert all("사용 가능" in c.text for c in cards if "is-coming-soon" not in c.get_attribute("class"))
     assert all("준비 중" in c.text for c in cards if "is-coming-soon" in c.get_attribute("class"))
     screenshot(browser, "home")
@@ -32,21 +32,6 @@ def test_home_has_a_card_per_app_and_leads_to_todos(browser, server):
     wait(browser, lambda d: d.current_url == server.url("/todos"))
     assert browser.find_element(By.TAG_NAME, "h1").text == "할 일"
     assert browser.find_element(By.CSS_SELECTOR, '.site-nav a[aria-current="page"]').text == "할 일"
-
-
-@pytest.mark.parametrize("path,name", [app for app in APPS if app[0] not in ("/todos", "/community", "/market", "/board")])
-def test_apps_without_a_web_page_say_coming_soon_in_the_same_layout(browser, server, path, name):
-    browser.get(server.url("/"))
-    browser.find_element(By.CSS_SELECTOR, f'.site-nav a[href="{path}"]').click()
-    wait(browser, lambda d: d.current_url == server.url(path))
-    assert browser.find_element(By.TAG_NAME, "h1").text.startswith(name)
-    assert "준비 중" in browser.find_element(By.CSS_SELECTOR, ".coming-soon").text
-    assert browser.find_element(By.CSS_SELECTOR, '.site-nav a[aria-current="page"]').text == name
-    assert nav_links(browser) == APPS
-    if path == "/diary":
-        screenshot(browser, "coming-soon-diary")
-    browser.find_element(By.LINK_TEXT, "할 일 앱 열기").click()
-    wait(browser, lambda d: d.current_url == server.url("/todos"))
 
 
 def test_keyboard_reaches_everything_in_reading_order(browser, server):

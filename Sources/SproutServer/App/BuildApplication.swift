@@ -96,6 +96,7 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase,
     router.addRoutes(CommunityPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(MarketPages<SproutRequestContext>(renderer: web.renderer, maxImageBytes: configuration.marketMaxImageBytes).endpoints)
     router.addRoutes(BoardPages<SproutRequestContext>(renderer: web.renderer).endpoints)
+    router.addRoutes(DiaryPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     return router
 }
 

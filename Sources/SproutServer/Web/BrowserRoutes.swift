@@ -1,9 +1,9 @@
 /// The browser app's own routes: its pages, static files and the JSON only its scripts use (`/web/...`, the
 /// session routes). The OpenAPI document describes the APIs the iOS apps call and leaves these out. The market's
 /// pages are named one by one: `/market/images/…` beside them is API (the apps load product images from it). The
-/// board's API is `/api/v2/boards…`, so everything below `/board/` is pages.
+/// board's API is `/api/v2/boards…` and the diary's `/api/diary/…`, so everything below `/board/` and `/diary/` is pages.
 enum BrowserRoutes {
-    static let prefixes = ["/static/", "/account/", "/community/", "/web/", "/market/products/", "/board/"]
+    static let prefixes = ["/static/", "/account/", "/community/", "/web/", "/market/products/", "/board/", "/diary/"]
     static let pages = ["/market/new", "/market/vendor"]
 
     static func contains(_ path: String) -> Bool {

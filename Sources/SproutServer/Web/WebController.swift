@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The browser app's shell: `/` (home), each app's page (Todos, Community, the Open Market and the Board are real;
-/// the Diary answers with a "coming soon" page until its issue lands), and `/static/{file}`. Pages are rendered on
-/// the server; their scripts talk to the JSON APIs with the session cookie. Account, Community, Market and Board
-/// sub-pages live in `AccountPages`, `CommunityPages`, `MarketPages` and `BoardPages`.
+/// The browser app's shell: `/` (home), each app's page (Todos, the Diary, Community, the Open Market and the Board;
+/// an app without a web page would answer with a "coming soon" page), and `/static/{file}`. Pages are rendered on
+/// the server; their scripts talk to the JSON APIs with the session cookie. Account, Community, Market, Board and
+/// Diary sub-pages live in `AccountPages`, `CommunityPages`, `MarketPages`, `BoardPages` and `DiaryPages`.
 struct WebController<Context: RequestContext> {
     let renderer: WebPageRenderer
     var assets: StaticAssets { renderer.assets }
@@ -60,7 +60,7 @@ struct WebController<Context: RequestContext> {
         let visitor = try await renderer.visitor(of: request)
         let context = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
         if app.available {
-            // A signed-out visitor to an account-only app (Community, Board) sees only the log-in prompt: no script to run.
+            // A signed-out visitor to an account-only app (Community, Board, Diary) sees only the log-in prompt: no script to run.
             let scripts = app.accountOnly && visitor == nil ? [] : ["\(app.slug).js"]
             return try renderer.render(app.slug, context: context, title: app.name, current: app, scripts: scripts, visitor: visitor, request: request)
         }

@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 @testable import SproutServer
 
-/// The server side of the web app: pages, the shared layout, "coming soon" pages and static files.
+/// The server side of the web app: pages, the shared layout and static files.
 /// What the pages do in a browser is tested in Tests/Browser.
 @Suite struct WebPagesTests {
     struct Page: Sendable {
@@ -50,27 +50,15 @@ import Testing
         #expect(!home.body.contains("aria-current"))
     }
 
-    @Test func homeHasACardForEachAppAndAllButTheDiaryAreAvailable() async throws {
+    @Test func homeHasACardForEachAppAndAllAreAvailable() async throws {
         let page = try await get("/")
         #expect(page.body.components(separatedBy: #"<li class="app-card"#).count - 1 == 5)
-        #expect(page.body.components(separatedBy: "is-coming-soon").count - 1 == 1)
-        #expect(page.body.components(separatedBy: "사용 가능").count - 1 == 4)
+        #expect(!page.body.contains("is-coming-soon"))
+        #expect(page.body.components(separatedBy: "사용 가능").count - 1 == 5)
         for app in WebApp.all {
             #expect(page.body.contains(#"class="app-card-link" href="\#(app.path)""#))
             #expect(page.body.contains(app.englishName))
         }
-    }
-
-    @Test(arguments: ["/diary"])
-    func appsWithoutAWebPageSayComingSoon(path: String) async throws {
-        let page = try await get(path)
-        let app = try #require(WebApp.all.first { $0.path == path })
-        #expect(page.body.contains("<title>\(app.name) (준비 중) · Sprout</title>"))
-        #expect(page.body.contains(#"class="coming-soon""#))
-        #expect(page.body.contains("준비 중"))
-        #expect(page.body.contains(app.englishName))
-        #expect(!page.body.contains("todos.js"))
-        #expect(page.body.contains(#"<script src="/static/site.js?v="#), "the header's script is on every page")
     }
 
     @Test func todosPageHasTheAppsControlsAndLoadsItsScript() async throws {

@@ -1,0 +1,544 @@
+// Sprout web: the Diary ("일기장"). Plain JavaScript over the diary API (`/api/diary/entries…`) and `/api/weather`
+// with the session cookie. Two screens, as in the app: the list (newest first, endless scrolling) and one editor for
+// writing and editing, where the first line of the text is the title. The editor saves by itself: about a second
+// after typing stops, and when the page is hidden or left (a `keepalive` request that outlives the page). A new
+// entry gets its id here (a UUID) and is PUT, so a retried save can never make two entries. When a new entry is
+// first saved, the weather where the visitor is (if the browser may tell) is attached once; it is never fetched
+// again on edits, and nothing is made up when it cannot be had. Weather icons are drawn here (SVG), not loaded.
+"use strict";
+
+(() => {
+  const { api, flashNext, showError, endlessList } = window.Sprout;
+  const $ = (id) => document.getElementById(id);
+  const API = "/api/diary/entries";
+  const PAGE_SIZE = 20;
+  const SAVE_DELAY_MS = 1000;
+  const TITLE_LIMIT = 1000;
+  // A `keepalive` request may carry at most 64 KiB (all such requests of the page together).
+  const KEEPALIVE_LIMIT = 60 * 1024;
+  const SVG = "http://www.w3.org/2000/svg";
+
+  const logInAgain = () => location.assign("/account/login?next=" + encodeURIComponent(location.pathname + location.search));
+  const entryPath = (id) => `${API}/${encodeURIComponent(id)}`;
+
+  // ---- Dates: the app's long style ("2022년 6월 28일"), in the visitor's time zone ---------------------
+
+  const longDateFormat = new Intl.DateTimeFormat("ko-KR", { year: "numeric", month: "long", day: "numeric" });
+
+  function longDate(text) {
+    const date = new Date(text);
+    return Number.isNaN(date.getTime()) ? "" : longDateFormat.format(date);
+  }
+
+  // ---- The text: the first line is the title, the rest the body (the app's split with maxSplits: 1) -------
+
+  function split(text) {
+    const end = text.indexOf("\n");
+    return end < 0 ? { title: text, body: "" } : { title: text.slice(0, end), body: text.slice(end + 1) };
+  }
+
+  const joined = (entry) => (entry.body ? `${entry.title}\n${entry.body}` : entry.title);
+  // What a save is compared by: "title" and "title\n" are the same entry.
+  const keyOf = ({ title, body }) => JSON.stringify([title, body]);
+
+  // The body's first line with something on it, for the list's one-line preview.
+  const firstLine = (body) => (body.split("\n").find((line) => line.trim()) || "").trim();
+
+  // ---- Weather icons, drawn: one per OpenWeather icon group, day and night for 01 and 02 ------------------
+
+  function node(tag, attributes, ...children) {
+    const element = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+    element.append(...children);
+    return element;
+  }
+
+  const CLOUD = "M36 20h-2.52A16 16 0 1 0 18 40h18a10 10 0 0 0 0-20z";
+  const MOON = "M42 25.58A18 18 0 1 1 22.42 6 14 14 0 0 0 42 25.58z";
+
+  function sun(cx, cy, r) {
+    const rays = [];
+    for (let i = 0; i < 8; i++) {
+      const angle = (i * Math.PI) / 4;
+      const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+      rays.push(node("line", {
+        class: "wx-ray", x1: cx + cos * (r + 3), y1: cy + sin * (r + 3), x2: cx + cos * (r + 6.5), y2: cy + sin * (r + 6.5),
+      }));
+    }
+    return node("g", {}, node("circle", { class: "wx-sun", cx, cy, r }), ...rays);
+  }
+
+  const moon = (transform) => node("path", { class: "wx-moon", d: MOON, transform });
+  const cloud = (transform, dark = false) => node("path", { class: dark ? "wx-cloud wx-cloud-dark" : "wx-cloud", d: CLOUD, transform });
+  const lines = (className, points) => points.map(([x1, y1, x2, y2]) => node("line", { class: className, x1, y1, x2, y2 }));
+  const BEHIND_CLOUD = "translate(9 11) scale(.78)";
+  const UNDER_RAIN = "translate(4 -3) scale(.84)";
+
+  function weatherShapes(icon) {
+    const group = icon.slice(0, 2);
+    const night = icon.endsWith("n");
+    switch (group) {
+      case "01":
+        return night ? [moon("translate(3 3) scale(.88)")] : [sun(24, 24, 9)];
+      case "02":
+        return [night ? moon("translate(1 0) scale(.6)") : sun(16, 16, 6.5), cloud(BEHIND_CLOUD)];
+      case "03":
+        return [cloud("translate(2 1) scale(.92)")];
+      case "04":
+        return [cloud("translate(16 2) scale(.62)", true), cloud("translate(0 9) scale(.8)")];
+      case "09":
+        return [cloud(UNDER_RAIN, true), ...lines("wx-rain", [[15, 37, 12, 44], [23, 37, 20, 44], [31, 37, 28, 44]])];
+      case "10":
+        return [night ? moon("translate(23 -3) scale(.55)") : sun(37, 10, 5.5), cloud(UNDER_RAIN),
+          ...lines("wx-rain", [[17, 37, 17, 44], [25, 39, 25, 46], [33, 37, 33, 44]])];
+      case "11":
+        return [cloud(UNDER_RAIN, true), node("path", { class: "wx-bolt", d: "M25 28l-7 10h6l-3 9 10-12h-6l3-7z" })];
+      case "13": {
+        const flakes = [[14, 40], [24, 43], [34, 40]].flatMap(([x, y]) => lines("wx-snow", [
+          [x - 3, y, x + 3, y], [x - 1.5, y - 2.6, x + 1.5, y + 2.6], [x - 1.5, y + 2.6, x + 1.5, y - 2.6],
+        ]));
+        return [cloud(UNDER_RAIN), ...flakes];
+      }
+      case "50":
+        return lines("wx-mist", [[8, 14, 34, 14], [14, 21, 40, 21], [6, 28, 36, 28], [12, 35, 42, 35]]);
+      default:
+        return [cloud("translate(2 1) scale(.92)")];
+    }
+  }
+
+  // Fills `holder` with the icon for `weather` ({main, description, icon, tempC}), named for screen readers.
+  function drawWeather(holder, weather) {
+    holder.replaceChildren();
+    holder.removeAttribute("role");
+    holder.removeAttribute("aria-label");
+    holder.removeAttribute("title");
+    delete holder.dataset.icon;
+    if (!weather || !/^\d\d[dn]$/.test(weather.icon)) return;
+    const label = weather.description || weather.main;
+    holder.dataset.icon = weather.icon;
+    holder.setAttribute("role", "img");
+    holder.setAttribute("aria-label", label);
+    holder.title = label;
+    holder.append(node("svg", { viewBox: "0 0 48 48", "aria-hidden": "true", focusable: "false", class: `wx wx-${weather.icon}` },
+      ...weatherShapes(weather.icon)));
+  }
+
+  const temperature = (tempC) => `${Number(tempC).toFixed(1)}°C`;
+
+  // ---- The list ------------------------------------------------------------------------------------------
+
+  function setUpList() {
+    const list = $("entry-list");
+    const rowTemplate = $("entry-row");
+    const loading = $("loading");
+    const listEnd = $("list-end");
+    const listEmpty = $("list-empty");
+    const retry = $("retry");
+    const notice = $("notice");
+    const count = $("entry-count");
+    // `offset` is where the next page starts; more is asked for while it is short of `total`.
+    const state = { offset: 0, total: null };
+    const finished = () => state.total !== null && state.offset >= state.total;
+
+    function row(entry) {
+      const item = rowTemplate.content.firstElementChild.cloneNode(true);
+      item.dataset.id = entry.id;
+      item.querySelector(".diary-entry-link").href = `/diary/${entry.id}`;
+      item.querySelector(".diary-entry-title").textContent = entry.title;
+      const date = item.querySelector(".diary-entry-date");
+      date.textContent = longDate(entry.createdAt);
+      date.dateTime = entry.createdAt;
+      item.querySelector(".diary-entry-preview").textContent = firstLine(entry.body);
+      drawWeather(item.querySelector(".diary-weather-icon"), entry.weather);
+      return item;
+    }
+
+    function updateFooter() {
+      const shown = list.children.length;
+      listEmpty.hidden = !(finished() && shown === 0);
+      listEnd.hidden = !(finished() && shown > 0);
+      count.textContent = state.total === null ? "" : `일기 ${state.total}개`;
+    }
+
+    const entries = endlessList({
+      list, sentinel: $("sentinel"), loading, retry,
+      isFinished: finished,
+      fetchPage: () => api("GET", `${API}?${new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(state.offset) })}`),
+      take(page) {
+        state.offset += PAGE_SIZE;
+        state.total = page.total;
+        return page.entries;
+      },
+      idOf: (entry) => entry.id,
+      row,
+      failed(failure) {
+        if (failure.status === 401) return logInAgain();
+        showError(notice, `일기를 불러오지 못했어요. ${failure.message}`);
+      },
+      changed: updateFooter,
+    });
+
+    retry.addEventListener("click", () => {
+      showError(notice, "");
+      entries.retry();
+    });
+    entries.restart();
+  }
+
+  // ---- The editor ----------------------------------------------------------------------------------------
+
+  // A version 4 UUID; `crypto.randomUUID` exists only on secure origins (https, localhost).
+  function newUUID() {
+    if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  // Copies `text`: the Clipboard API, else a hidden textarea and the old copy command.
+  async function copyText(text) {
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(text);
+        return true;
+      }
+    } catch {
+      // Refused (no permission, the page not focused): try the old way.
+    }
+    const helper = document.createElement("textarea");
+    helper.value = text;
+    helper.setAttribute("readonly", "");
+    helper.className = "clipboard-helper";
+    document.body.append(helper);
+    helper.select();
+    let copied = false;
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+    helper.remove();
+    return copied;
+  }
+
+  function setUpEditor() {
+    const page = $("diary-entry-page");
+    const editor = $("editor");
+    const text = $("entry-text");
+    const status = $("save-status");
+    const saveError = $("save-error");
+    const notice = $("notice");
+    const deleteButton = $("delete-button");
+    const shareButton = $("share-button");
+    const dialog = $("delete-dialog");
+    const weatherLine = $("weather");
+    const existing = page.dataset.entryId || null;
+
+    const state = {
+      id: existing || newUUID(),
+      // Whether the server has the entry (it was opened, or a save created it).
+      onServer: Boolean(existing),
+      loaded: !existing,
+      createdAt: existing ? null : new Date().toISOString(),
+      // The `updatedAt` of the last answer, sent back as `baseUpdatedAt`.
+      updatedAt: null,
+      weather: null,
+      // Only a new entry asks for the weather, once, after its first save; fetched weather waits here to be saved.
+      weatherWanted: !existing,
+      pendingWeather: null,
+      weatherNote: "",
+      saved: keyOf({ title: "", body: "" }),
+      sending: new Set(),
+      timer: null,
+      failure: null,
+      deleted: false,
+      // Saves run one after another.
+      chain: Promise.resolve(true),
+    };
+
+    const current = () => split(text.value);
+    const isSaved = () => keyOf(current()) === state.saved && !state.pendingWeather;
+    const hasTitle = ({ title }) => title.trim().length > 0;
+    // Text that is typed but can never be saved as it is: no title, something below it.
+    const unsaveable = () => { const parts = current(); return !hasTitle(parts) && (parts.title + parts.body).trim().length > 0; };
+
+    // ---- What the page shows
+
+    function render() {
+      const parts = current();
+      const preview = $("title-preview");
+      preview.textContent = hasTitle(parts) ? parts.title : "첫 줄을 쓰면 제목이 돼요";
+      preview.classList.toggle("is-empty", !hasTitle(parts));
+      document.title = `${hasTitle(parts) ? parts.title : existing ? "일기" : "새 일기"} · Sprout`;
+
+      const date = $("entry-date-time");
+      date.textContent = longDate(state.createdAt);
+      date.dateTime = state.createdAt || "";
+
+      deleteButton.hidden = !state.onServer;
+      shareButton.disabled = !(parts.title + parts.body).trim();
+
+      let message = "";
+      let kind = "";
+      if (state.deleted || !state.loaded) {
+        message = "";
+      } else if (state.sending.size > 0) {
+        [message, kind] = ["저장 중…", "saving"];
+      } else if (state.failure) {
+        [message, kind] = ["저장 안 됨", "error"];
+      } else if (!hasTitle(parts)) {
+        if (unsaveable()) [message, kind] = ["첫 줄(제목)이 비어 있어 저장하지 않았어요.", "warning"];
+        else if (state.onServer) [message, kind] = ["첫 줄(제목)이 비어 있어 저장하지 않았어요.", "warning"];
+      } else if ([...parts.title].length > TITLE_LIMIT) {
+        [message, kind] = [`제목(첫 줄)은 ${TITLE_LIMIT.toLocaleString("ko-KR")}자까지예요. 저장하지 않았어요.`, "warning"];
+      } else if (isSaved()) {
+        [message, kind] = state.onServer ? ["저장됨", "saved"] : ["", ""];
+      } else {
+        [message, kind] = ["저장 중…", "saving"];
+      }
+      status.textContent = message;
+      status.dataset.state = kind;
+      showError($("save-error-text"), state.failure ? `저장하지 못했어요. 글은 이 화면에 그대로 있어요. ${state.failure.message}` : "");
+      saveError.hidden = !state.failure || state.deleted;
+    }
+
+    function showWeather() {
+      const weather = state.weather;
+      drawWeather($("weather-icon"), weather);
+      const line = $("weather-text");
+      if (weather) {
+        line.textContent = `${weather.description || weather.main} · ${temperature(weather.tempC)}`;
+        weatherLine.classList.remove("is-missing");
+        weatherLine.hidden = false;
+      } else if (state.weatherNote) {
+        line.textContent = state.weatherNote;
+        weatherLine.classList.add("is-missing");
+        weatherLine.hidden = false;
+      } else {
+        weatherLine.hidden = true;
+      }
+    }
+
+    // ---- Saving
+
+    function payloadFor(parts, weather) {
+      const payload = { title: parts.title, body: parts.body };
+      if (!state.onServer) payload.createdAt = state.createdAt;
+      if (weather) payload.weather = weather;
+      if (state.updatedAt) payload.baseUpdatedAt = state.updatedAt;
+      return payload;
+    }
+
+    // The server's answer to a save of `key` (and `weather`, when it carried some).
+    function accepted(entry, key, weather) {
+      if (state.deleted) return;
+      const first = !state.onServer;
+      state.onServer = true;
+      state.updatedAt = entry.updatedAt;
+      state.createdAt = entry.createdAt;
+      state.saved = key;
+      state.failure = null;
+      if (weather && state.pendingWeather === weather) state.pendingWeather = null;
+      state.weather = entry.weather || null;
+      showWeather();
+      if (first) {
+        // Reloading the page now opens the entry.
+        history.replaceState(null, "", `/diary/${entry.id}`);
+        if (state.weatherWanted) fetchWeather();
+      }
+    }
+
+    async function saveNow() {
+      clearTimeout(state.timer);
+      state.timer = null;
+      if (state.deleted || !state.loaded) return true;
+      const parts = current();
+      const key = keyOf(parts);
+      const weather = state.pendingWeather;
+      if (key === state.saved && !weather) {
+        render();
+        return true;
+      }
+      if (!hasTitle(parts) || [...parts.title].length > TITLE_LIMIT) {
+        render();
+        return false;
+      }
+      state.sending.add(key);
+      render();
+      try {
+        accepted(await api("PUT", entryPath(state.id), payloadFor(parts, weather)), key, weather);
+        return true;
+      } catch (failure) {
+        if (!state.deleted) state.failure = failure;
+        return false;
+      } finally {
+        state.sending.delete(key);
+        render();
+      }
+    }
+
+    // Queues a save after the ones already running; resolves to whether the text is saved.
+    function save() {
+      state.chain = state.chain.then(saveNow, saveNow);
+      return state.chain;
+    }
+
+    function scheduleSave() {
+      clearTimeout(state.timer);
+      state.timer = setTimeout(save, SAVE_DELAY_MS);
+    }
+
+    // The page is being hidden or left: send what is unsaved at once, in a request that outlives the page.
+    function saveOnLeave() {
+      if (state.deleted || !state.loaded) return;
+      const parts = current();
+      const key = keyOf(parts);
+      const weather = state.pendingWeather;
+      if ((key === state.saved && !weather) || state.sending.has(key) || !hasTitle(parts)) return;
+      clearTimeout(state.timer);
+      state.timer = null;
+      const body = JSON.stringify(payloadFor(parts, weather));
+      state.sending.add(key);
+      render();
+      fetch(entryPath(state.id), {
+        method: "PUT",
+        headers: { Accept: "application/json", "Content-Type": "application/json" },
+        credentials: "same-origin",
+        body,
+        keepalive: new Blob([body]).size <= KEEPALIVE_LIMIT,
+      }).then(async (response) => {
+        const answer = await response.json().catch(() => null);
+        if (!response.ok) throw new window.Sprout.ApiError(window.Sprout.errorMessage(answer, response.status), response.status, answer);
+        accepted(answer, key, weather);
+      }).catch((failure) => {
+        if (!state.deleted) state.failure = failure;
+      }).finally(() => {
+        state.sending.delete(key);
+        render();
+      });
+    }
+
+    // ---- Weather, once, for a new entry
+
+    function noWeather(reason) {
+      state.weatherNote = `날씨 없음 · ${reason}`;
+      showWeather();
+    }
+
+    function fetchWeather() {
+      state.weatherWanted = false;
+      if (!navigator.geolocation) return noWeather("이 브라우저는 위치를 알려 주지 않아요");
+      state.weatherNote = "날씨 확인 중…";
+      showWeather();
+      navigator.geolocation.getCurrentPosition(async (position) => {
+        const { latitude, longitude } = position.coords;
+        const query = new URLSearchParams({ lat: latitude.toFixed(4), lon: longitude.toFixed(4) });
+        let weather;
+        try {
+          weather = await api("GET", `/api/weather?${query}`);
+        } catch (failure) {
+          return noWeather(failure.status === 503 ? "서버에 날씨 서비스가 설정되어 있지 않아요"
+            : failure.status === 401 ? "로그인이 끝났어요" : "날씨를 가져오지 못했어요");
+        }
+        if (state.deleted) return;
+        state.pendingWeather = { main: weather.main, description: weather.description, icon: weather.icon, tempC: weather.tempC };
+        state.weatherNote = "";
+        save();
+      }, (error) => {
+        noWeather(error.code === error.PERMISSION_DENIED ? "위치 사용이 허용되지 않았어요" : "위치를 알 수 없어요");
+      }, { timeout: 15000, maximumAge: 10 * 60 * 1000 });
+    }
+
+    // ---- Opening an entry
+
+    async function load() {
+      try {
+        const entry = await api("GET", entryPath(state.id));
+        text.value = joined(entry);
+        state.saved = keyOf(split(text.value));
+        state.updatedAt = entry.updatedAt;
+        state.createdAt = entry.createdAt;
+        state.weather = entry.weather || null;
+        state.weatherNote = entry.weather ? "" : "날씨 없음";
+        state.loaded = true;
+        editor.hidden = false;
+        showWeather();
+        render();
+      } catch (failure) {
+        if (failure.status === 401) return logInAgain();
+        showError(notice, failure.status === 404 ? "일기를 찾을 수 없어요. 삭제되었을 수 있어요."
+          : `일기를 불러오지 못했어요. ${failure.message}`);
+      } finally {
+        $("loading").hidden = true;
+      }
+    }
+
+    // ---- Events
+
+    text.addEventListener("input", () => {
+      render();
+      scheduleSave();
+    });
+    $("save-retry").addEventListener("click", () => { save(); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") saveOnLeave();
+    });
+    window.addEventListener("pagehide", saveOnLeave);
+    // Text that did not reach the server (a failed save, or no title to save it by) is not left silently.
+    window.addEventListener("beforeunload", (event) => {
+      if (state.deleted || !state.loaded) return;
+      if ((state.failure && !isSaved()) || unsaveable()) {
+        event.preventDefault();
+        event.returnValue = "";
+      }
+    });
+    // Back to the list only once the text is saved; a failure keeps the visitor here, with the error.
+    $("back-link").addEventListener("click", async (event) => {
+      if (state.deleted || !state.loaded || isSaved() || !hasTitle(current())) return;
+      event.preventDefault();
+      if (await save()) location.assign("/diary");
+    });
+
+    shareButton.addEventListener("click", async () => {
+      const parts = current();
+      const body = parts.body.replace(/^\n+/, "").trimEnd();
+      const copied = await copyText(body ? `${parts.title}\n\n${body}` : parts.title);
+      const feedback = $("share-feedback");
+      feedback.textContent = copied ? "복사됨" : "복사하지 못했어요";
+      feedback.dataset.state = copied ? "saved" : "error";
+      clearTimeout(feedback.timer);
+      feedback.timer = setTimeout(() => { feedback.textContent = ""; }, 3000);
+    });
+
+    deleteButton.addEventListener("click", () => dialog.showModal());
+    dialog.addEventListener("close", async () => {
+      if (dialog.returnValue !== "delete") return;
+      dialog.returnValue = "";
+      clearTimeout(state.timer);
+      state.deleted = true;
+      render();
+      // A save still on its way would bring the entry back after the deletion.
+      await state.chain;
+      try {
+        await api("DELETE", entryPath(state.id));
+      } catch (failure) {
+        if (failure.status !== 404) {
+          state.deleted = false;
+          render();
+          showError(notice, `일기를 삭제하지 못했어요. ${failure.message}`);
+          return;
+        }
+      }
+      flashNext("일기를 삭제했어요.");
+      location.assign("/diary");
+    });
+
+    render();
+    if (existing) {
+      load();
+    } else {
+      text.focus();
+    }
+  }
+
+  if ($("diary-page")) setUpList();
+  if ($("diary-entry-page")) setUpEditor();
+})();
