@@ -65,21 +65,11 @@ extension Request {
                 throw BodyReadingError.malformedMultipart
             }
         }
-        var bytes = body.readableBytesView
-        // Some editors and Windows tools start UTF-8 text with a byte order mark; it is not content.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let bytes = Self.content(of: body)
         let firstSignificant = bytes.first { !(($0 == 0x20) || ($0 == 0x09) || ($0 == 0x0A) || ($0 == 0x0D)) }
         let declaredJSON = contentType.map { $0.value == "application/json" || $0.value.hasSuffix("+json") } ?? false
         if firstSignificant == UInt8(ascii: "{") || firstSignificant == UInt8(ascii: "[") || (declaredJSON && firstSignificant != nil) {
-            do {
-                return try JSONFields.parse(bytes)
-            } catch .notAnObject {
-                throw BodyReadingError.jsonNotAnObject
-            } catch .tooManyFields {
-                throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
-            } catch {
-                throw BodyReadingError.malformedJSON
-            }
+            return try Self.jsonFields(bytes)
         }
         do {
             return try URLEncodedForm.parseBody(bytes)
@@ -111,18 +101,8 @@ extension Request {
     func jsonBody<Value: Decodable>(_ type: Value.Type, limit: Int, refusal: (BodyReadingError) -> some Error) async throws -> Value {
         var request = self
         do {
-            let body = try await request.collectedBody(limit: limit)
-            var bytes = body.readableBytesView
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-            do {
-                _ = try JSONFields.parse(bytes)
-            } catch .notAnObject {
-                throw BodyReadingError.jsonNotAnObject
-            } catch .tooManyFields {
-                throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
-            } catch {
-                throw BodyReadingError.malformedJSON
-            }
+            let bytes = Self.content(of: try await request.collectedBody(limit: limit))
+            _ = try Self.jsonFields(bytes)
             do {
                 return try JSONDecoder().decode(Value.self, from: Data(bytes))
             } catch is DecodingError {
@@ -130,6 +110,26 @@ extension Request {
             }
         } catch let error as BodyReadingError {
             throw refusal(error)
+        }
+    }
+
+    /// The body's bytes without a UTF-8 byte order mark (some editors and Windows tools start text with one; it is
+    /// not content).
+    private static func content(of body: ByteBuffer) -> ByteBufferView {
+        let bytes = body.readableBytesView
+        return bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
+    }
+
+    /// A JSON object's fields, or why the bytes are not one.
+    private static func jsonFields(_ bytes: ByteBufferView) throws(BodyReadingError) -> FormFields {
+        do {
+            return try JSONFields.parse(bytes)
+        } catch .notAnObject {
+            throw .jsonNotAnObject
+        } catch .tooManyFields {
+            throw .tooManyFields(limit: FormFields.maximumCount)
+        } catch {
+            throw .malformedJSON
         }
     }
 }
