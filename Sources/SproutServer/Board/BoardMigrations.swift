@@ -3,7 +3,13 @@
 /// every insert and delete. The three folded columns feed the search indexes; a post in an anonymous board has an
 /// empty writer, so writer search cannot see through it. A fresh database gets the seed boards.
 enum BoardMigrations {
-    static var all: [SQLMigration] { [create, searchIndexes, searchTotals] }
+    static var all: [SQLMigration] { [create, searchIndexes, searchTotals, searchPendingLists] }
+
+    /// See `SubstringSearchIndex.pendingListStatements`.
+    static let searchPendingLists = SQLMigration(
+        "board.search-pending-lists", sqlite: [],
+        postgres: [titleSearch, contentsSearch, writerSearch].flatMap { $0.pendingListStatements(for: .postgres) }
+    )
 
     static let titleSearch = SubstringSearchIndex(table: "board_posts", column: "title_folded")
     static let contentsSearch = SubstringSearchIndex(table: "board_posts", column: "contents_folded")

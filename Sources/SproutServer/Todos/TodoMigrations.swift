@@ -4,7 +4,12 @@
 enum TodoMigrations {
     static let search = SubstringSearchIndex(table: "todos", column: "title_folded")
 
-    static var all: [SQLMigration] { [createTodos, counts, searchIndex] }
+    static var all: [SQLMigration] { [createTodos, counts, searchIndex, searchPendingList] }
+
+    /// See `SubstringSearchIndex.pendingListStatements`.
+    static let searchPendingList = SQLMigration(
+        "todos.search-pending-list", sqlite: [], postgres: search.pendingListStatements(for: .postgres)
+    )
 
     /// The table and one index per list order, owner first, so each owner's list is a range scan. Ids are never
     /// handed out again after a delete (AUTOINCREMENT on SQLite; an identity on PostgreSQL): a reused id would
