@@ -51,6 +51,13 @@ public struct APIClient: Sendable {
     /// Sends `request` and decodes its answer.
     /// - Throws: `APIError` only; `.cancelled` when the calling task is cancelled.
     public func send<Response>(_ request: Request<Response>) async throws(APIError) -> Response {
+        try await sendReadingStatus(request).response
+    }
+
+    /// Like `send`, and also answers the success status, for APIs that tell outcomes apart by it alone (the
+    /// Diary's `PUT`: 201 created, 200 replaced).
+    /// - Throws: `APIError` only; `.cancelled` when the calling task is cancelled.
+    public func sendReadingStatus<Response>(_ request: Request<Response>) async throws(APIError) -> (response: Response, status: Int) {
         let urlRequest = try await makeURLRequest(request)
         let data: Data
         let response: HTTPURLResponse
@@ -73,7 +80,7 @@ public struct APIClient: Sendable {
             throw .status(code: response.statusCode, message: serverError?.message, fieldErrors: serverError?.errors ?? [:], body: data)
         }
         do {
-            return try request.decode(data)
+            return (try request.decode(data), response.statusCode)
         } catch {
             throw .decoding(underlying: SendableError(error))
         }

@@ -22,14 +22,13 @@ public struct DiaryClient: Sendable {
     /// - Returns: the entry as the server now has it, and whether the server created it (201).
     /// - Throws: `.invalidRequest` for a title or body the server does not take, `.tooLarge` over 256 KiB.
     public func put(id: UUID, write: DiaryEntryWriteJSON) async throws(DiaryError) -> (entry: DiaryEntryJSON, created: Bool) {
-        let status = StatusBox()
-        let recording = APIClient(
-            baseURL: client.baseURL, transport: StatusRecordingTransport(inner: client.transport, box: status),
-            tokenProvider: client.tokenProvider, allowsInsecureHTTP: client.allowsInsecureHTTP,
-            onUnauthorized: client.onUnauthorized
-        )
-        let entry = try await send(Request<DiaryEntryJSON>(method: .put, path: Self.entryPath(id), body: .encodable(write)), during: .save, through: recording)
-        return (entry, status.code == 201)
+        let request = Request<DiaryEntryJSON>(method: .put, path: Self.entryPath(id), body: .encodable(write))
+        do {
+            let (entry, status) = try await client.sendReadingStatus(request)
+            return (entry, status == 201)
+        } catch {
+            throw DiaryError(error, during: .save)
+        }
     }
 
     /// `GET /api/diary/entries/{id}`: one live entry.
@@ -94,35 +93,11 @@ public struct DiaryClient: Sendable {
         String(format: "%.6f", value)
     }
 
-    private func send<Response>(_ request: Request<Response>, during operation: DiaryError.Operation, through client: APIClient? = nil) async throws(DiaryError) -> Response {
+    private func send<Response>(_ request: Request<Response>, during operation: DiaryError.Operation) async throws(DiaryError) -> Response {
         do {
-            return try await (client ?? self.client).send(request)
+            return try await client.send(request)
         } catch {
             throw DiaryError(error, during: operation)
         }
-    }
-}
-
-/// The status of the one answer a `StatusRecordingTransport` passed on: `APIClient.send` hands a request's
-/// decoder the body only, and a `PUT` tells created (201) from replaced (200) by status alone.
-private final class StatusBox: @unchecked Sendable {
-    // `recorded` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var recorded: Int?
-
-    var code: Int? { lock.withLock { recorded } }
-
-    func record(_ code: Int) { lock.withLock { recorded = code } }
-}
-
-/// Passes a request on to the client's own transport and notes the answer's status.
-private struct StatusRecordingTransport: HTTPTransport {
-    let inner: any HTTPTransport
-    let box: StatusBox
-
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await inner.send(request)
-        box.record(response.statusCode)
-        return (data, response)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import SproutWire
 
 /// One open entry in the editor, with the original app's autosave (§C.6): the text is saved when it changes,
 /// when editing ends, when the screen is left, and when the app enters the background — each time only if
@@ -44,7 +45,7 @@ public final class DiaryEditor {
         } else {
             id = UUID()
             // Whole milliseconds, as the server keeps them.
-            createdAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+            createdAt = now.truncatedToMilliseconds
             text = ""
             isNew = true
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SproutWire
 
 /// Imports the original app's sample data (`sample.json`, its DEBUG list): a JSON array of
 /// `{"title", "body", "created_at"}` with `created_at` in **Unix seconds**. The app read it with a default
@@ -34,7 +35,7 @@ public enum DiarySampleImporter {
     public static func entries(from data: Data) throws -> [DiaryEntry] {
         try read(data).compactMap { sample in
             guard let parts = DiaryText.split(DiaryText.editorText(title: sample.title, body: sample.body)) else { return nil }
-            let createdAt = Date(timeIntervalSince1970: (sample.createdAt.timeIntervalSince1970 * 1000).rounded() / 1000)
+            let createdAt = sample.createdAt.truncatedToMilliseconds
             return DiaryEntry(id: UUID(), title: parts.title, body: parts.body, createdAt: createdAt, hasUnpushedChanges: true)
         }
     }

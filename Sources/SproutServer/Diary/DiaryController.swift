@@ -78,7 +78,7 @@ struct DiaryController<Context: RequestContext> {
 /// The Diary and the weather serve accounts only: a Bearer JWT or the web app's session.
 enum DiaryCallers {
     static func account(of request: Request, from callers: any CallerResolving) async throws -> Account {
-        guard case .account(let account, _) = try await callers.caller(of: request) else { throw DiaryError.unauthorized }
+        guard let account = try await callers.caller(of: request).account else { throw DiaryError.unauthorized }
         return account
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SproutWire
 
 /// Demo diary entries for `sprout seed --diary-entries`: one a day ending today, in the first demo account's
 /// diary, written through the repository like any client's (so the clock and `since` see them). No weather: a
@@ -29,7 +30,7 @@ public struct DiarySeeder: Sendable {
             let body = (0..<3).map { Self.lines[(day + $0 * 2) % Self.lines.count] }.joined(separator: "\n")
             let write = DiaryWrite(
                 title: "\(Self.moods[day % Self.moods.count]) (\(day + 1)일째)", body: body,
-                createdMilliseconds: Int((created.timeIntervalSince1970 * 1000).rounded()), weather: .keep, baseMilliseconds: nil
+                createdMilliseconds: Int(DiaryTimestamp.milliseconds(of: created)), weather: .keep, baseMilliseconds: nil
             )
             _ = try await repository.put(accountID: account.value, id: UUID().uuidString.lowercased(), write: write, now: now)
         }

@@ -69,10 +69,8 @@ struct SQLDiaryRepository: Sendable {
     /// a write that moved it earlier has committed by then (it held the clock until its commit), and a write that
     /// moves it later gets a later `updated_ms` than the `now` answered.
     func changes(accountID: Int, since: Int, limit: Int, now: Date) async throws -> DiaryChanges {
-        let tick = try await executor.writeSequence(
-            [clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now)))], as: SQLInt.self
-        )
-        guard let clock = tick.first?.value else { throw SQLRowError.missingReturnedRow }
+        let tick = try await executor.writeFirst(clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now))), as: SQLInt.self)
+        guard let clock = tick?.value else { throw SQLRowError.missingReturnedRow }
         let rows = try await executor.read(SQLStatement("""
             SELECT \(DiaryEntry.columns) FROM diary_entries WHERE account_id = $1 AND updated_ms > $2 AND updated_ms <= $3
             ORDER BY updated_ms LIMIT $4
