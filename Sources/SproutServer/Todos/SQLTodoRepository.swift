@@ -3,9 +3,12 @@ import SproutWire
 
 /// `TodoRepository` in SQL, written once for SQLite and PostgreSQL over an `SQLExecutor`. Writes are one statement
 /// each and answer from what they changed (`RETURNING`), so a PUT or DELETE racing a DELETE finds nothing and says
-/// so. A search page and its total are one statement; a list reads its total from `todo_counts` first.
+/// so. A search page and its total are one statement; a list page and its total are one statement when the
+/// list's page marks hold (`ListPageMarks`), otherwise the total comes from `todo_counts` first.
 struct SQLTodoRepository: TodoRepository {
     let executor: any SQLExecutor
+    /// Shared by every copy of this repository in the process.
+    var pageMarks = ListPageMarks()
 
     static let columns = "id, title, is_done, created_at, updated_at"
 
@@ -17,7 +20,7 @@ struct SQLTodoRepository: TodoRepository {
 
     func find(id: Int, owner: TodoOwner) async throws -> Todo? {
         var statement = SQLStatement(sql: "", binds: [.int(id)])
-        statement.sql = "SELECT \(Self.columns) FROM todos WHERE id = $1 AND \(ownerCondition(owner, &statement))"
+        statement.sql = "SELECT \(Self.columns) FROM todos WHERE id = $1 AND \(owner.condition(&statement))"
         return try await executor.readFirst(statement, as: Todo.self)
     }
 
@@ -55,7 +58,7 @@ struct SQLTodoRepository: TodoRepository {
               updated_at = CASE WHEN coalesce($2, title) <> title OR coalesce($4, is_done) <> is_done
                 THEN CASE WHEN $5 > created_at THEN $5 ELSE created_at END
                 ELSE updated_at END
-            WHERE id = $1 AND \(ownerCondition(owner, &statement))
+            WHERE id = $1 AND \(owner.condition(&statement))
             RETURNING \(Self.columns)
             """
         return try await executor.writeFirst(statement, as: Todo.self)
@@ -63,35 +66,91 @@ struct SQLTodoRepository: TodoRepository {
 
     func delete(id: Int, owner: TodoOwner) async throws -> Todo? {
         var statement = SQLStatement(sql: "", binds: [.int(id)])
-        statement.sql = "DELETE FROM todos WHERE id = $1 AND \(ownerCondition(owner, &statement)) RETURNING \(Self.columns)"
+        statement.sql = "DELETE FROM todos WHERE id = $1 AND \(owner.condition(&statement)) RETURNING \(Self.columns)"
         return try await executor.writeFirst(statement, as: Todo.self)
     }
 
     // MARK: - Lists
 
+    /// A page of a list, cut from the list's kept page marks when they still hold (one statement that reads the
+    /// list's total and version beside the page), otherwise with OFFSET. Marks are read again once per
+    /// `ListPageMarks.rebuildInterval` at most, so a list under constant writes is paged with OFFSET.
+    private func listPage(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
+        let list = TodoList(request: request, owner: owner)
+        let offset = (request.page - 1) * request.perPage
+        if let marks = pageMarks.marks(for: list.key) {
+            if let page = try await markedPage(list, offset: offset, limit: request.perPage, marks: marks) { return page }
+            pageMarks.discard(list.key, readAt: marks.version)
+        }
+        if pageMarks.claimBuild(of: list.key) {
+            let marks = try await readMarks(of: list)
+            pageMarks.store(marks, for: list.key)
+            if let page = try await markedPage(list, offset: offset, limit: request.perPage, marks: marks) { return page }
+        }
+        return try await offsetPage(list, offset: offset, limit: request.perPage)
+    }
+
+    /// The page by `marks`, or nil when the list has changed since they were read (or they cannot place the page).
+    /// The page's statement holds only while the list's version is the marks' own, and at that version the page
+    /// has rows, so no rows means the list has changed.
+    private func markedPage(_ list: TodoList, offset: Int, limit: Int, marks: ListPageMarks.Marks) async throws -> TodoPage? {
+        guard let start = pageMarks.start(ofRow: offset, in: marks) else { return nil }
+        var statement = SQLStatement(sql: "", binds: [])
+        guard let markID = start.markID else {
+            statement.sql = list.countsQuery(&statement)
+            let counts = try await executor.readFirst(statement, as: TodoCountsRow.self)
+            return counts?.version == marks.version ? TodoPage(todos: [], total: marks.total) : nil
+        }
+        let filter = list.filter(&statement)
+        let comparison = list.descending ? "<=" : ">="
+        statement.sql = """
+            SELECT \(Self.columns) FROM todos
+            WHERE \(filter)
+              AND (\(list.column), id) \(comparison) (SELECT \(list.column), id FROM todos WHERE id = \(statement.bind(.int(markID))))
+              AND (SELECT version FROM (\(list.countsQuery(&statement))) AS counts) = \(statement.bind(.int(marks.version)))
+            ORDER BY \(list.order) LIMIT \(statement.bind(.int(limit))) OFFSET \(statement.bind(.int(start.skip)))
+            """
+        let todos = try await executor.read(statement, as: Todo.self)
+        return todos.isEmpty ? nil : TodoPage(todos: todos, total: marks.total)
+    }
+
+    /// The list's total and version and the id of every `stride`-th row, in one statement (one snapshot). A list
+    /// can be long, so this is a slow read.
+    private func readMarks(of list: TodoList) async throws -> ListPageMarks.Marks {
+        var statement = SQLStatement(sql: "", binds: [])
+        let counts = list.countsQuery(&statement)
+        let filter = list.filter(&statement)
+        statement.sql = """
+            SELECT counts.total, counts.version, marks.id
+            FROM (\(counts)) AS counts LEFT JOIN (
+              SELECT id, position FROM (
+                SELECT id, row_number() OVER (ORDER BY \(list.order)) - 1 AS position FROM todos WHERE \(filter)
+              ) AS numbered WHERE position % \(statement.bind(.int(pageMarks.stride))) = 0
+            ) AS marks ON true
+            ORDER BY marks.position
+            """
+        let rows = try await executor.slowRead(statement, as: TodoMarkRow.self)
+        guard let first = rows.first else { throw SQLRowError.missingReturnedRow }
+        return ListPageMarks.Marks(version: first.version, total: first.total, ids: rows.compactMap(\.id))
+    }
+
     /// The total comes from `todo_counts` (one or two key lookups), never from a COUNT over the list. The page
     /// is cut from the list's index, and from whichever end is nearer: OFFSET walks every row it skips, so the
     /// last pages of a long list are read backwards from the end, and a page past the end is not read at all.
-    private func listPage(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
+    private func offsetPage(_ list: TodoList, offset: Int, limit: Int) async throws -> TodoPage {
         var count = SQLStatement(sql: "", binds: [])
-        count.sql = "SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM todo_counts WHERE owner_key = \(count.bind(.int(owner.accountID ?? 0)))"
-        if let isDone = request.isDone { count.sql += " AND is_done = \(count.bind(.bool(isDone)))" }
+        count.sql = "SELECT total FROM (\(list.countsQuery(&count))) AS counts"
         let total = try await executor.readFirst(count, as: SQLInt.self)?.value ?? 0
-        let offset = (request.page - 1) * request.perPage
         guard offset < total else { return TodoPage(todos: [], total: total) }
-        let end = min(offset + request.perPage, total)
+        let end = min(offset + limit, total)
         let fromTheEnd = total - end < offset
         var statement = SQLStatement(sql: "", binds: [])
-        var filter = ownerCondition(owner, &statement)
-        if let isDone = request.isDone { filter += " AND is_done = \(statement.bind(.bool(isDone)))" }
-        let column = request.sortField == .createdAt ? "created_at" : "updated_at"
-        let descending = (request.order == .newestFirst) != fromTheEnd
-        let direction = descending ? "DESC" : "ASC"
-        let limit = statement.bind(.int(end - offset))
-        let skip = statement.bind(.int(fromTheEnd ? total - end : offset))
+        let filter = list.filter(&statement)
+        let order = fromTheEnd ? list.reversed.order : list.order
         statement.sql = """
             SELECT \(Self.columns) FROM todos WHERE \(filter)
-            ORDER BY \(column) \(direction), id \(direction) LIMIT \(limit) OFFSET \(skip)
+            ORDER BY \(order) LIMIT \(statement.bind(.int(end - offset)))
+            OFFSET \(statement.bind(.int(fromTheEnd ? total - end : offset)))
             """
         let todos = try await executor.read(statement, as: Todo.self)
         return TodoPage(todos: fromTheEnd ? todos.reversed() : todos, total: total)
@@ -119,13 +178,6 @@ struct SQLTodoRepository: TodoRepository {
             ORDER BY \(outerOrder)
             """
         return statement
-    }
-
-    /// `owner_id IS NULL` for the shared list (PostgreSQL's partial indexes match only this form), otherwise
-    /// `owner_id = $n`.
-    private func ownerCondition(_ owner: TodoOwner, _ statement: inout SQLStatement) -> String {
-        guard let accountID = owner.accountID else { return "owner_id IS NULL" }
-        return "owner_id = \(statement.bind(.int(accountID)))"
     }
 
     /// Ties (the same second) are broken by id in the same direction, so paging is stable.

@@ -4,7 +4,7 @@
 enum TodoMigrations {
     static let search = SubstringSearchIndex(table: "todos", column: "title_folded")
 
-    static var all: [SQLMigration] { [createTodos, counts, searchIndex, searchPendingList] }
+    static var all: [SQLMigration] { [createTodos, counts, searchIndex, searchPendingList, listVersions] }
 
     /// See `SubstringSearchIndex.pendingListStatements`.
     static let searchPendingList = SQLMigration(
@@ -118,5 +118,86 @@ enum TodoMigrations {
         "todos.search-index",
         sqlite: search.migrationStatements(for: .sqlite),
         postgres: search.migrationStatements(for: .postgres)
+    )
+
+    /// `todo_counts.version` moves whenever a row's place in one of the counted lists can change: an insert, a
+    /// delete, a change of `is_done` or owner, and a change of `updated_at` (the other list order). A list's
+    /// version is the sum over its count rows, which grows with each of them, so a page cut from kept page marks
+    /// (`ListPageMarks`) is exact exactly when the version it was cut at still stands.
+    static let listVersions = SQLMigration(
+        "todos.list-versions",
+        sqlite: [
+            "ALTER TABLE todo_counts ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+            "DROP TRIGGER todo_counts_insert",
+            "DROP TRIGGER todo_counts_delete",
+            "DROP TRIGGER todo_counts_update",
+            """
+            CREATE TRIGGER todo_counts_insert AFTER INSERT ON todos BEGIN
+              INSERT INTO todo_counts (owner_key, is_done, n, version) VALUES (coalesce(NEW.owner_id, 0), NEW.is_done, 1, 1)
+                ON CONFLICT (owner_key, is_done) DO UPDATE SET n = n + 1, version = version + 1;
+            END
+            """,
+            """
+            CREATE TRIGGER todo_counts_delete AFTER DELETE ON todos BEGIN
+              UPDATE todo_counts SET n = n - 1, version = version + 1
+              WHERE owner_key = coalesce(OLD.owner_id, 0) AND is_done = OLD.is_done;
+            END
+            """,
+            """
+            CREATE TRIGGER todo_counts_update AFTER UPDATE OF is_done, owner_id ON todos
+            WHEN OLD.is_done IS NOT NEW.is_done OR OLD.owner_id IS NOT NEW.owner_id BEGIN
+              UPDATE todo_counts SET n = n - 1, version = version + 1
+              WHERE owner_key = coalesce(OLD.owner_id, 0) AND is_done = OLD.is_done;
+              INSERT INTO todo_counts (owner_key, is_done, n, version) VALUES (coalesce(NEW.owner_id, 0), NEW.is_done, 1, 1)
+                ON CONFLICT (owner_key, is_done) DO UPDATE SET n = n + 1, version = version + 1;
+            END
+            """,
+            """
+            CREATE TRIGGER todo_counts_reorder AFTER UPDATE OF updated_at ON todos
+            WHEN OLD.updated_at IS NOT NEW.updated_at AND OLD.is_done IS NEW.is_done AND OLD.owner_id IS NEW.owner_id BEGIN
+              UPDATE todo_counts SET version = version + 1 WHERE owner_key = coalesce(NEW.owner_id, 0) AND is_done = NEW.is_done;
+            END
+            """,
+        ],
+        postgres: [
+            "ALTER TABLE todo_counts ADD COLUMN version BIGINT NOT NULL DEFAULT 0",
+            // As before, rows are changed in key order (the lower key first), so writers cannot deadlock on them.
+            """
+            CREATE OR REPLACE FUNCTION todo_counts_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+              old_key BIGINT; new_key BIGINT;
+            BEGIN
+              IF TG_OP <> 'INSERT' THEN old_key := coalesce(OLD.owner_id, 0); END IF;
+              IF TG_OP <> 'DELETE' THEN new_key := coalesce(NEW.owner_id, 0); END IF;
+              IF TG_OP = 'UPDATE' THEN
+                IF old_key = new_key AND OLD.is_done = NEW.is_done THEN
+                  IF OLD.updated_at IS DISTINCT FROM NEW.updated_at THEN
+                    UPDATE todo_counts SET version = version + 1 WHERE owner_key = new_key AND is_done = NEW.is_done;
+                  END IF;
+                  RETURN NULL;
+                END IF;
+                IF (new_key, NEW.is_done) < (old_key, OLD.is_done) THEN
+                  INSERT INTO todo_counts (owner_key, is_done, n, version) VALUES (new_key, NEW.is_done, 1, 1)
+                    ON CONFLICT (owner_key, is_done) DO UPDATE SET n = todo_counts.n + 1, version = todo_counts.version + 1;
+                  UPDATE todo_counts SET n = n - 1, version = version + 1 WHERE owner_key = old_key AND is_done = OLD.is_done;
+                  RETURN NULL;
+                END IF;
+              END IF;
+              IF TG_OP <> 'INSERT' THEN
+                UPDATE todo_counts SET n = n - 1, version = version + 1 WHERE owner_key = old_key AND is_done = OLD.is_done;
+              END IF;
+              IF TG_OP <> 'DELETE' THEN
+                INSERT INTO todo_counts (owner_key, is_done, n, version) VALUES (new_key, NEW.is_done, 1, 1)
+                  ON CONFLICT (owner_key, is_done) DO UPDATE SET n = todo_counts.n + 1, version = todo_counts.version + 1;
+              END IF;
+              RETURN NULL;
+            END $$
+            """,
+            "DROP TRIGGER todo_counts_change ON todos",
+            """
+            CREATE TRIGGER todo_counts_change AFTER INSERT OR DELETE OR UPDATE OF is_done, owner_id, updated_at ON todos
+              FOR EACH ROW EXECUTE FUNCTION todo_counts_change()
+            """,
+        ]
     )
 }
