@@ -579,8 +579,13 @@ def test_every_control_on_the_board_screens_has_a_name(browser, server):
     signed_in_on_board(browser, server, "named", "자유게시판")
     search(browser, "이름표", "all")
     assert browser.execute_script(UNNAMED_CONTROLS) == []
-    for path in [f"/board/2/posts/{post['postId']}", "/board/2/write", f"/board/2/posts/{post['postId']}/edit"]:
+    # Each page is checked once it has loaded: a page still fetching when the test ends would have its request
+    # refused by the stopped server, and that error would reach the console check after the test.
+    pages = [(f"/board/2/posts/{post['postId']}", settle_post), ("/board/2/write", settle_form),
+             (f"/board/2/posts/{post['postId']}/edit", settle_form)]
+    for path, settle in pages:
         browser.get(server.url(path))
+        settle(browser)
         assert browser.execute_script(UNNAMED_CONTROLS) == [], path
 
 

@@ -168,23 +168,16 @@ struct SQLTodoRepository: TodoRepository {
         }
         let text = Todo.fold(request.titleContains ?? "")
         filter += " AND " + TodoMigrations.search.condition(containing: text, dialect: executor.dialect, statement: &statement)
-        let (order, outerOrder) = orderClauses(request)
+        let list = TodoList(request: request, owner: owner)
         statement.sql = """
             WITH matches AS MATERIALIZED (SELECT \(Self.columns) FROM todos WHERE \(filter))
             SELECT (SELECT count(*) FROM matches) AS total, page.id, page.title, page.is_done, page.created_at, page.updated_at
             FROM (SELECT 1 AS one) AS head
-            LEFT JOIN (SELECT \(Self.columns) FROM matches ORDER BY \(order) \(limit(request, &statement))) AS page
+            LEFT JOIN (SELECT \(Self.columns) FROM matches ORDER BY \(list.order) \(limit(request, &statement))) AS page
               ON true
-            ORDER BY \(outerOrder)
+            ORDER BY \(list.order(prefix: "page."))
             """
         return statement
-    }
-
-    /// Ties (the same second) are broken by id in the same direction, so paging is stable.
-    private func orderClauses(_ request: TodoPageRequest) -> (inner: String, outer: String) {
-        let column = request.sortField == .createdAt ? "created_at" : "updated_at"
-        let direction = request.order == .newestFirst ? "DESC" : "ASC"
-        return ("\(column) \(direction), id \(direction)", "page.\(column) \(direction), page.id \(direction)")
     }
 
     private func limit(_ request: TodoPageRequest, _ statement: inout SQLStatement) -> String {
