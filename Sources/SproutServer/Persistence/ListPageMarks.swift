@@ -60,9 +60,7 @@ final class ListPageMarks: Sendable {
     func claimBuild(of list: String, now: ContinuousClock.Instant = .now) -> Bool {
         entries.withLock { entries in
             if let entry = entries[list], entry.marks != nil || now < entry.builtAt + rebuildInterval { return false }
-            if entries[list] == nil, entries.count >= capacity, let oldest = entries.min(by: { $0.value.builtAt < $1.value.builtAt }) {
-                entries.removeValue(forKey: oldest.key)
-            }
+            makeRoom(for: list, in: &entries)
             entries[list] = Entry(marks: nil, builtAt: now)
             return true
         }
@@ -70,11 +68,17 @@ final class ListPageMarks: Sendable {
 
     func store(_ marks: Marks, for list: String) {
         entries.withLock { entries in
-            if entries[list] == nil, entries.count >= capacity, let oldest = entries.min(by: { $0.value.builtAt < $1.value.builtAt }) {
-                entries.removeValue(forKey: oldest.key)
-            }
+            makeRoom(for: list, in: &entries)
             entries[list] = Entry(marks: marks, builtAt: entries[list]?.builtAt ?? .now)
         }
+    }
+
+    /// Drops the least recently built list when a new one would pass `capacity`.
+    private func makeRoom(for list: String, in entries: inout [String: Entry]) {
+        guard entries[list] == nil, entries.count >= capacity,
+              let oldest = entries.min(by: { $0.value.builtAt < $1.value.builtAt })
+        else { return }
+        entries.removeValue(forKey: oldest.key)
     }
 
     /// Where the page starting at row `offset` (0-based) begins, by these marks; nil if they cannot tell.

@@ -72,19 +72,20 @@ struct SQLTodoRepository: TodoRepository {
 
     // MARK: - Lists
 
-    /// A page of a list, cut from the list's kept page marks when they still hold (one statement that reads the
-    /// list's total and version beside the page), otherwise with OFFSET. Marks are read again once per
+    /// A page of a list, cut from the list's kept page marks when they still hold (one statement that checks the
+    /// list's version beside the page; the total is the marks' own), otherwise with OFFSET. Marks are read again once per
     /// `ListPageMarks.rebuildInterval` at most, so a list under constant writes is paged with OFFSET.
     private func listPage(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
         let list = TodoList(request: request, owner: owner)
+        let key = list.key
         let offset = (request.page - 1) * request.perPage
-        if let marks = pageMarks.marks(for: list.key) {
+        if let marks = pageMarks.marks(for: key) {
             if let page = try await markedPage(list, offset: offset, limit: request.perPage, marks: marks) { return page }
-            pageMarks.discard(list.key, readAt: marks.version)
+            pageMarks.discard(key, readAt: marks.version)
         }
-        if pageMarks.claimBuild(of: list.key) {
+        if pageMarks.claimBuild(of: key) {
             let marks = try await readMarks(of: list)
-            pageMarks.store(marks, for: list.key)
+            pageMarks.store(marks, for: key)
             if let page = try await markedPage(list, offset: offset, limit: request.perPage, marks: marks) { return page }
         }
         return try await offsetPage(list, offset: offset, limit: request.perPage)
