@@ -3,15 +3,20 @@ import Logging
 import PostgresNIO
 
 /// `SQLExecutor` over postgres-nio's `PostgresClient` (its own connection pool). Each statement runs on its own
-/// (autocommit): one round trip, no BEGIN/COMMIT.
+/// (autocommit): one round trip, no BEGIN/COMMIT. Statements marked `prepared()` run on a second pool whose
+/// sessions keep one generic plan per prepared statement (`plan_cache_mode = force_generic_plan`): PostgreSQL
+/// would otherwise plan them anew on every call, as it does every other statement (whose plans may depend on
+/// the values: a search pattern, say).
 struct PostgresExecutor: SQLExecutor {
     let client: PostgresClient
+    let preparedClient: PostgresClient
     let slowReads: ConcurrencyLimit
     let statistics: PlannerStatistics
     var dialect: SQLDialect { .postgres }
 
-    init(client: PostgresClient, slowReads: ConcurrencyLimit, logger: Logger) {
+    init(client: PostgresClient, preparedClient: PostgresClient, slowReads: ConcurrencyLimit, logger: Logger) {
         self.client = client
+        self.preparedClient = preparedClient
         self.slowReads = slowReads
         statistics = PlannerStatistics(logger: logger) { table in
             for try await _ in try await client.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: Self.silent) {}
@@ -58,12 +63,24 @@ struct PostgresExecutor: SQLExecutor {
     }
 
     private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
+        if statement.isPrepared { return try await fetchPrepared(statement) }
         let sequence = try await client.query(Self.query(statement))
         var rows: [Row] = []
         for try await row in sequence {
             rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
         }
         return rows
+    }
+
+    private func fetchPrepared<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
+        let prepared = PostgresPreparedSQL(statement)
+        return try await PostgresPreparedSQL.$current.withValue(prepared.text) {
+            var rows: [Row] = []
+            for try await row in try await preparedClient.execute(prepared, logger: Self.silent) {
+                rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
+            }
+            return rows
+        }
     }
 
     static func query(_ statement: SQLStatement) -> PostgresQuery {
@@ -102,7 +119,10 @@ struct PostgresSQLRow: SQLRow {
 extension PostgresClient.Configuration {
     /// `postgres://user:password@host:port/database?sslmode=…`, read as libpq reads it: `sslmode=disable` turns TLS
     /// off, `require` insists on it, anything else (or nothing) uses it when the server offers it.
-    static func sprout(url: String, schema: String?, maximumConnections: Int, statementTimeout: Duration) throws -> Self {
+    /// `keepsGenericPlans`: the sessions plan a prepared statement once and reuse that plan for any values.
+    static func sprout(
+        url: String, schema: String?, maximumConnections: Int, statementTimeout: Duration, keepsGenericPlans: Bool = false
+    ) throws -> Self {
         guard let components = URLComponents(string: url),
               components.scheme == "postgres" || components.scheme == "postgresql",
               let host = components.host, !host.isEmpty
@@ -129,6 +149,7 @@ extension PostgresClient.Configuration {
             ("statement_timeout", String(statementTimeout.components.seconds * 1000)),
         ]
         if let schema { parameters.append(("search_path", schema)) }
+        if keepsGenericPlans { parameters.append(("plan_cache_mode", "force_generic_plan")) }
         configuration.options.additionalStartupParameters = parameters
         return configuration
     }

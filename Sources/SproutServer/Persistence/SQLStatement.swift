@@ -26,6 +26,10 @@ public enum SQLValue: Sendable, Equatable {
 public struct SQLStatement: Sendable {
     public var sql: String
     public var binds: [SQLValue]
+    /// Kept prepared on each PostgreSQL connection after its first use, so later calls skip parsing and planning.
+    /// Only for hot statements whose best plan does not depend on the values (a lookup by key, a page of a
+    /// list): PostgreSQL may settle on one generic plan for them. SQLite keeps every statement prepared anyway.
+    public var isPrepared = false
 
     public init(_ sql: String, _ binds: SQLValue...) {
         self.sql = sql
@@ -35,6 +39,13 @@ public struct SQLStatement: Sendable {
     public init(sql: String, binds: [SQLValue]) {
         self.sql = sql
         self.binds = binds
+    }
+
+    /// The same statement, kept prepared (see `isPrepared`).
+    public func prepared() -> SQLStatement {
+        var statement = self
+        statement.isPrepared = true
+        return statement
     }
 
     /// Adds a value and returns its placeholder, for SQL assembled in parts.

@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import SproutWire
 
 /// Owns the database connections: a GRDB `DatabasePool` for SQLite, or a `PostgresClient` (its pool). It is one of
 /// the application's services: started with it, and closed only after the HTTP server has drained.
@@ -16,7 +17,13 @@ public final class SproutDatabase: Service, Sendable {
 
     private enum Connections: Sendable {
         case sqlite(DatabasePool)
-        case postgres(PostgresClient)
+        /// The pool for most statements, and the one for statements kept prepared (`SQLStatement.prepared()`).
+        case postgres(PostgresClient, prepared: PostgresClient)
+
+        var postgresClients: [PostgresClient] {
+            guard case .postgres(let client, let prepared) = self else { return [] }
+            return [client, prepared]
+        }
     }
 
     /// SQLite reader connections. Reads never wait for the writer (WAL); slow reads (searches) may hold at most
@@ -25,6 +32,8 @@ public final class SproutDatabase: Service, Sendable {
     /// PostgreSQL connections per process: each is a server process, so a few are enough for 2 cores; slow reads
     /// may hold at most half of them, and the statement timeout stops a runaway query from keeping one.
     static let postgresConnections = 12
+    /// Connections for the statements kept prepared (the hot lookups and list pages; each is one short statement).
+    static let postgresPreparedConnections = 8
     static let postgresStatementTimeout: Duration = .seconds(10)
 
     public init(settings: DatabaseSettings, migrations: [SQLMigration], logger: Logger) throws {
@@ -44,8 +53,18 @@ public final class SproutDatabase: Service, Sendable {
                 statementTimeout: Self.postgresStatementTimeout
             )
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            connections = .postgres(client)
-            executor = PostgresExecutor(client: client, slowReads: ConcurrencyLimit(Self.postgresConnections / 2), logger: logger)
+            let preparedConfiguration = try PostgresClient.Configuration.sprout(
+                url: url,
+                schema: schema,
+                maximumConnections: Self.postgresPreparedConnections,
+                statementTimeout: Self.postgresStatementTimeout,
+                keepsGenericPlans: true
+            )
+            let prepared = PostgresClient(configuration: preparedConfiguration, backgroundLogger: logger)
+            connections = .postgres(client, prepared: prepared)
+            executor = PostgresExecutor(
+                client: client, preparedClient: prepared, slowReads: ConcurrencyLimit(Self.postgresConnections / 2), logger: logger
+            )
         }
     }
 
@@ -54,7 +73,8 @@ public final class SproutDatabase: Service, Sendable {
     /// holds Sprout's advisory lock.
     public func migrate() async throws {
         let migrations = self.migrations
-        let now = ISO8601DateFormatter().string(from: Date())
+        // Not ISO8601DateFormatter: it loads ICU's calendar data, 3 MB of resident memory for this one string.
+        let now = UTCTimestamp.string(from: Date(), fractionDigits: 0)
         switch connections {
         case .sqlite(let pool):
             try await pool.writeWithoutTransaction { db in
@@ -71,7 +91,7 @@ public final class SproutDatabase: Service, Sendable {
                     return .commit
                 }
             }
-        case .postgres(let client):
+        case .postgres(let client, _):
             try await client.withTransaction(logger: logger) { connection in
                 // Each statement's rows are drained, so an error is thrown by the statement that caused it
                 // (an undrained one surfaces later as "current transaction is aborted").
@@ -120,9 +140,9 @@ public final class SproutDatabase: Service, Sendable {
         case .sqlite:
             // Stay up for as long as the application runs; the services after us (the server) stop first.
             try? await gracefulShutdown()
-        case .postgres(let client):
+        case .postgres:
             // Returns at graceful shutdown, which reaches this service after the server has drained.
-            await client.run()
+            await Self.run(connections.postgresClients)
         }
         await shutdown()
     }
@@ -151,12 +171,20 @@ public final class SproutDatabase: Service, Sendable {
                 await shutdown()
                 throw error
             }
-        case .postgres(let client):
+        case .postgres:
+            let clients = connections.postgresClients
             return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await client.run() }
+                group.addTask { await Self.run(clients) }
                 defer { group.cancelAll() }
                 return try await body(self)
             }
+        }
+    }
+
+    /// Runs the PostgreSQL pools until the task is cancelled or shut down gracefully.
+    private static func run(_ clients: [PostgresClient]) async {
+        await withDiscardingTaskGroup { group in
+            for client in clients { group.addTask { await client.run() } }
         }
     }
 

@@ -21,7 +21,7 @@ struct SQLTodoRepository: TodoRepository {
     func find(id: Int, owner: TodoOwner) async throws -> Todo? {
         var statement = SQLStatement(sql: "", binds: [.int(id)])
         statement.sql = "SELECT \(Self.columns) FROM todos WHERE id = $1 AND \(owner.condition(&statement))"
-        return try await executor.readFirst(statement, as: Todo.self)
+        return try await executor.readFirst(statement.prepared(), as: Todo.self)
     }
 
     func create(title: String, isDone: Bool, owner: TodoOwner, at now: Date) async throws -> Todo {
@@ -32,7 +32,7 @@ struct SQLTodoRepository: TodoRepository {
             """,
             .text(title), .text(Todo.fold(title)), .bool(isDone), owner.accountID.map(SQLValue.int) ?? .null, .date(now)
         )
-        guard let todo = try await executor.writeFirst(statement, as: Todo.self) else {
+        guard let todo = try await executor.writeFirst(statement.prepared(), as: Todo.self) else {
             throw SQLRowError.missingReturnedRow
         }
         executor.noteGrowth(of: "todos", by: 1)
@@ -61,13 +61,13 @@ struct SQLTodoRepository: TodoRepository {
             WHERE id = $1 AND \(owner.condition(&statement))
             RETURNING \(Self.columns)
             """
-        return try await executor.writeFirst(statement, as: Todo.self)
+        return try await executor.writeFirst(statement.prepared(), as: Todo.self)
     }
 
     func delete(id: Int, owner: TodoOwner) async throws -> Todo? {
         var statement = SQLStatement(sql: "", binds: [.int(id)])
         statement.sql = "DELETE FROM todos WHERE id = $1 AND \(owner.condition(&statement)) RETURNING \(Self.columns)"
-        return try await executor.writeFirst(statement, as: Todo.self)
+        return try await executor.writeFirst(statement.prepared(), as: Todo.self)
     }
 
     // MARK: - Lists
@@ -99,7 +99,7 @@ struct SQLTodoRepository: TodoRepository {
         var statement = SQLStatement(sql: "", binds: [])
         guard let markID = start.markID else {
             statement.sql = list.countsQuery(&statement)
-            let counts = try await executor.readFirst(statement, as: TodoCountsRow.self)
+            let counts = try await executor.readFirst(statement.prepared(), as: TodoCountsRow.self)
             return counts?.version == marks.version ? TodoPage(todos: [], total: marks.total) : nil
         }
         let filter = list.filter(&statement)
@@ -111,7 +111,7 @@ struct SQLTodoRepository: TodoRepository {
               AND (SELECT version FROM (\(list.countsQuery(&statement))) AS counts) = \(statement.bind(.int(marks.version)))
             ORDER BY \(list.order) LIMIT \(statement.bind(.int(limit))) OFFSET \(statement.bind(.int(start.skip)))
             """
-        let todos = try await executor.read(statement, as: Todo.self)
+        let todos = try await executor.read(statement.prepared(), as: Todo.self)
         return todos.isEmpty ? nil : TodoPage(todos: todos, total: marks.total)
     }
 
@@ -141,7 +141,7 @@ struct SQLTodoRepository: TodoRepository {
     private func offsetPage(_ list: TodoList, offset: Int, limit: Int) async throws -> TodoPage {
         var count = SQLStatement(sql: "", binds: [])
         count.sql = "SELECT total FROM (\(list.countsQuery(&count))) AS counts"
-        let total = try await executor.readFirst(count, as: SQLInt.self)?.value ?? 0
+        let total = try await executor.readFirst(count.prepared(), as: SQLInt.self)?.value ?? 0
         guard offset < total else { return TodoPage(todos: [], total: total) }
         let end = min(offset + limit, total)
         let fromTheEnd = total - end < offset
@@ -153,7 +153,7 @@ struct SQLTodoRepository: TodoRepository {
             ORDER BY \(order) LIMIT \(statement.bind(.int(end - offset)))
             OFFSET \(statement.bind(.int(fromTheEnd ? total - end : offset)))
             """
-        let todos = try await executor.read(statement, as: Todo.self)
+        let todos = try await executor.read(statement.prepared(), as: Todo.self)
         return TodoPage(todos: fromTheEnd ? todos.reversed() : todos, total: total)
     }
 

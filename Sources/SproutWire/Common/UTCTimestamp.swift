@@ -9,11 +9,11 @@ import Darwin
 
 /// `yyyy-MM-ddTHH:mm:ss.fffZ` in UTC with 0 (the board), 2 (the open market), 3 (Strapi) or 6 (Laravel) fraction digits, written digit by digit:
 /// a feed of 20 posts carries ~250 timestamps, and building them from padded substrings was 16% of its CPU (perf).
-enum UTCTimestamp {
+public enum UTCTimestamp {
     /// 10^digits for 0…6 fraction digits (a table: this runs for every timestamp of every answer).
     private static let scales: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
-    static func string(from date: Date, fractionDigits: Int) -> String {
+    public static func string(from date: Date, fractionDigits: Int) -> String {
         let interval = date.timeIntervalSince1970
         // Rounded to the unit shown, not cut: a date stored as whole milliseconds comes back a hair off — a REAL
         // on SQLite, and postgres-nio cuts a Date to whole microseconds downwards (….477 is stored as ….476999).

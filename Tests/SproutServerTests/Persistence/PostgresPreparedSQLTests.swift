@@ -1,0 +1,117 @@
+import Logging
+import PostgresNIO
+import Testing
+@testable import SproutServer
+
+/// Hot statements are kept prepared on each PostgreSQL connection (`SQLStatement.prepared()`).
+struct PostgresPreparedSQLTests {
+    @Test func aPreparedStatementsNameIsItsTextAndItsParameterTypes() {
+        let name = PostgresPreparedSQL.name(sql: "SELECT $1", types: [.int8])
+        #expect(name == PostgresPreparedSQL.name(sql: "SELECT $1", types: [.int8]))
+        #expect(name != PostgresPreparedSQL.name(sql: "SELECT $1", types: [.null]))
+        #expect(name != PostgresPreparedSQL.name(sql: "SELECT $1", types: [.text]))
+        #expect(name != PostgresPreparedSQL.name(sql: "SELECT $1 ", types: [.int8]))
+        #expect(name.hasPrefix("sprout_") && name.utf8.count == 23)
+    }
+
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func aStatementIsPreparedOnceOnItsConnectionAndEachCallBindsItsOwnValues() async throws {
+        try await withOneConnection { executor in
+            let sql = "SELECT coalesce(CAST($1 AS TEXT), 'none')"
+            func answer(_ value: SQLValue) async throws -> [String] {
+                try await executor.read(SQLStatement(sql, value).prepared(), as: SQLTextValue.self).map(\.value)
+            }
+            #expect(try await answer(.int(5)) == ["5"])
+            #expect(try await answer(.int(6)) == ["6"])
+            // The same text with a NULL or a text value is another statement: bound to the integer one, the
+            // server would read a text value's bytes as a bigint.
+            #expect(try await answer(.null) == ["none"])
+            #expect(try await answer(.text("새싹")) == ["새싹"])
+            #expect(try await answer(.int(7)) == ["7"])
+
+            let kept = try await executor.read(
+                SQLStatement("SELECT name FROM pg_prepared_statements WHERE statement = $1 ORDER BY name", .text(sql))
+                    .prepared(),
+                as: SQLTextValue.self
+            ).map(\.value)
+            let expected = [PostgresDataType.int8, .null, .text].map { PostgresPreparedSQL.name(sql: sql, types: [$0]) }
+            #expect(kept == expected.sorted())
+        }
+    }
+
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func aStatementNotMarkedPreparedIsNotKept() async throws {
+        try await withOneConnection { executor in
+            _ = try await executor.read(SQLStatement("SELECT CAST($1 AS BIGINT) + 1", .int(1)), as: SQLInt.self)
+            let kept = try await executor.read(
+                SQLStatement("SELECT count(*) FROM pg_prepared_statements"), as: SQLInt.self
+            )
+            #expect(kept.map(\.value) == [0])
+        }
+    }
+
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func aFailingPreparedStatementThrowsTheServersError() async throws {
+        try await withOneConnection { executor in
+            await #expect(throws: PSQLError.self) {
+                _ = try await executor.read(SQLStatement("SELECT 1 / CAST($1 AS BIGINT)", .int(0)).prepared(), as: SQLInt.self)
+            }
+            // The statement itself stays usable on the connection.
+            let rows = try await executor.read(SQLStatement("SELECT 1 / CAST($1 AS BIGINT)", .int(1)).prepared(), as: SQLInt.self)
+            #expect(rows.map(\.value) == [1])
+        }
+    }
+
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func aPreparedStatementIsPlannedOnceWhateverItsValues() async throws {
+        try await withOneConnection { executor in
+            // The cost of a LIMIT known only at run time is guessed high, so under the default plan_cache_mode
+            // PostgreSQL would keep planning this afresh for every call.
+            let sql = "SELECT n FROM generate_series(1, 1000) AS n ORDER BY n LIMIT $1"
+            for limit in 1...8 {
+                let rows = try await executor.read(SQLStatement(sql, .int(limit)).prepared(), as: SQLInt.self)
+                #expect(rows.map(\.value) == Array(1...limit))
+            }
+            let plans = try await executor.read(
+                SQLStatement("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1", .text(sql))
+                    .prepared(),
+                as: PlanCounts.self
+            )
+            #expect(plans.map(\.generic) == [8])
+            #expect(plans.map(\.custom) == [0])
+        }
+    }
+
+    private struct PlanCounts: SQLRowDecodable {
+        let generic: Int
+        let custom: Int
+        init(row: some SQLRow) throws {
+            generic = try row.int(0)
+            custom = try row.int(1)
+        }
+    }
+
+    /// Pools of one connection each, so every call of a test meets the same sessions.
+    private func withOneConnection(_ body: @Sendable (PostgresExecutor) async throws -> Void) async throws {
+        let logger = testLogger()
+        let url = try #require(TestDatabasePlace.postgresURL)
+        let client = PostgresClient(
+            configuration: try .sprout(url: url, schema: nil, maximumConnections: 1, statementTimeout: .seconds(30)),
+            backgroundLogger: logger
+        )
+        let prepared = PostgresClient(
+            configuration: try .sprout(
+                url: url, schema: nil, maximumConnections: 1, statementTimeout: .seconds(30), keepsGenericPlans: true
+            ),
+            backgroundLogger: logger
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            group.addTask { await prepared.run() }
+            defer { group.cancelAll() }
+            try await body(
+                PostgresExecutor(client: client, preparedClient: prepared, slowReads: ConcurrencyLimit(1), logger: logger)
+            )
+        }
+    }
+}
