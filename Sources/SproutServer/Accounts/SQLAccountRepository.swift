@@ -8,7 +8,8 @@ struct SQLAccountRepository: Sendable {
     static let qualifiedColumns = "accounts.id, accounts.username, accounts.email, accounts.password_hash, accounts.blocked, accounts.created_at, accounts.updated_at"
 
     func find(id: Int) async throws -> Account? {
-        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM accounts WHERE id = $1", .int(id)), as: Account.self)
+        // Every request with a Bearer token asks this: kept prepared.
+        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM accounts WHERE id = $1", .int(id)).prepared(), as: Account.self)
     }
 
     func find(username: String) async throws -> Account? {

@@ -32,7 +32,7 @@ struct WebSessions: Sendable {
                 WHERE web_sessions.token_hash = $1 AND web_sessions.expires_at > $2
                 """,
                 .text(Self.hash(token)), .date(now)
-            ),
+            ).prepared(),  // every request of a signed-in browser asks this
             as: Account.self
         )
     }
