@@ -3,20 +3,20 @@ import Logging
 import PostgresNIO
 
 /// `SQLExecutor` over postgres-nio's `PostgresClient` (its own connection pool). Each statement runs on its own
-/// (autocommit): one round trip, no BEGIN/COMMIT. Statements marked `prepared()` run on a second pool whose
-/// sessions keep one generic plan per prepared statement (`plan_cache_mode = force_generic_plan`): PostgreSQL
+/// (autocommit): one round trip, no BEGIN/COMMIT. Statements marked `prepared()` run on other pools (one per event
+/// loop, `PostgresLoopPools`) whose sessions keep one generic plan per prepared statement (`plan_cache_mode = force_generic_plan`): PostgreSQL
 /// would otherwise plan them anew on every call, as it does every other statement (whose plans may depend on
 /// the values: a search pattern, say).
 struct PostgresExecutor: SQLExecutor {
     let client: PostgresClient
-    let preparedClient: PostgresClient
+    let preparedPools: PostgresLoopPools
     let slowReads: ConcurrencyLimit
     let statistics: PlannerStatistics
     var dialect: SQLDialect { .postgres }
 
-    init(client: PostgresClient, preparedClient: PostgresClient, slowReads: ConcurrencyLimit, logger: Logger) {
+    init(client: PostgresClient, preparedPools: PostgresLoopPools, slowReads: ConcurrencyLimit, logger: Logger) {
         self.client = client
-        self.preparedClient = preparedClient
+        self.preparedPools = preparedPools
         self.slowReads = slowReads
         statistics = PlannerStatistics(logger: logger) { table in
             for try await _ in try await client.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: Self.silent) {}
@@ -76,7 +76,7 @@ struct PostgresExecutor: SQLExecutor {
         let prepared = PostgresPreparedSQL(statement)
         return try await PostgresPreparedSQL.$current.withValue(prepared.text) {
             var rows: [Row] = []
-            for try await row in try await preparedClient.execute(prepared, logger: Self.silent) {
+            for try await row in try await preparedPools.current.execute(prepared, logger: Self.silent) {
                 rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
             }
             return rows

@@ -1,3 +1,5 @@
+import Logging
+import NIOCore
 import PostgresNIO
 
 /// An `SQLStatement` run as a named prepared statement: postgres-nio prepares it on a connection the first time
@@ -64,5 +66,27 @@ extension SQLValue {
         case .double: .float8
         case .bytes: .bytea
         }
+    }
+}
+
+/// One pool per event loop, for the statements kept prepared. A request's task runs on the event loop that read
+/// it (NIO's event loops run Swift's tasks, see `Entrypoint`), so a connection on that same loop writes the
+/// statement and reads its rows on the request's own thread; with one shared pool, the connection often lived
+/// on the other loop and each statement crossed threads twice.
+struct PostgresLoopPools: Sendable {
+    let loops: [any EventLoop]
+    let clients: [PostgresClient]
+
+    init(configuration: PostgresClient.Configuration, connectionsPerLoop: Int, loops: [any EventLoop], logger: Logger) {
+        var configuration = configuration
+        configuration.options.maximumConnections = connectionsPerLoop
+        self.loops = loops
+        clients = loops.map { PostgresClient(configuration: configuration, eventLoopGroup: $0, backgroundLogger: logger) }
+    }
+
+    /// The pool on the calling thread's event loop; off the event loops (tests, commands), the first.
+    var current: PostgresClient {
+        for (index, loop) in loops.enumerated() where loop.inEventLoop { return clients[index] }
+        return clients[0]
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
 import SproutWire
@@ -17,12 +18,12 @@ public final class SproutDatabase: Service, Sendable {
 
     private enum Connections: Sendable {
         case sqlite(DatabasePool)
-        /// The pool for most statements, and the one for statements kept prepared (`SQLStatement.prepared()`).
-        case postgres(PostgresClient, prepared: PostgresClient)
+        /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`).
+        case postgres(PostgresClient, prepared: PostgresLoopPools)
 
         var postgresClients: [PostgresClient] {
             guard case .postgres(let client, let prepared) = self else { return [] }
-            return [client, prepared]
+            return [client] + prepared.clients
         }
     }
 
@@ -32,7 +33,8 @@ public final class SproutDatabase: Service, Sendable {
     /// PostgreSQL connections per process: each is a server process, so a few are enough for 2 cores; slow reads
     /// may hold at most half of them, and the statement timeout stops a runaway query from keeping one.
     static let postgresConnections = 12
-    /// Connections for the statements kept prepared (the hot lookups and list pages; each is one short statement).
+    /// Connections for the statements kept prepared (the hot lookups and list pages; each is one short statement),
+    /// shared out over the event loops (at least 2 on each).
     static let postgresPreparedConnections = 8
     static let postgresStatementTimeout: Duration = .seconds(10)
 
@@ -60,10 +62,16 @@ public final class SproutDatabase: Service, Sendable {
                 statementTimeout: Self.postgresStatementTimeout,
                 keepsGenericPlans: true
             )
-            let prepared = PostgresClient(configuration: preparedConfiguration, backgroundLogger: logger)
+            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+            let prepared = PostgresLoopPools(
+                configuration: preparedConfiguration,
+                connectionsPerLoop: max(2, Self.postgresPreparedConnections / loops.count),
+                loops: loops,
+                logger: logger
+            )
             connections = .postgres(client, prepared: prepared)
             executor = PostgresExecutor(
-                client: client, preparedClient: prepared, slowReads: ConcurrencyLimit(Self.postgresConnections / 2), logger: logger
+                client: client, preparedPools: prepared, slowReads: ConcurrencyLimit(Self.postgresConnections / 2), logger: logger
             )
         }
     }

@@ -1,4 +1,5 @@
 import Logging
+import NIOPosix
 import PostgresNIO
 import Testing
 @testable import SproutServer
@@ -82,6 +83,23 @@ struct PostgresPreparedSQLTests {
         }
     }
 
+    @Test func aPreparedStatementUsesThePoolOfTheEventLoopItIsCalledOn() async throws {
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        let pools = PostgresLoopPools(
+            configuration: .init(host: "127.0.0.1", username: "sprout", password: nil, database: nil, tls: .disable),
+            connectionsPerLoop: 1,
+            loops: loops,
+            logger: testLogger()
+        )
+        #expect(pools.clients.count == loops.count)
+        for (index, loop) in loops.enumerated() {
+            let chosen = try await loop.submit { ObjectIdentifier(pools.current) }.get()
+            #expect(chosen == ObjectIdentifier(pools.clients[index]))
+        }
+        // Off the event loops (a command, these tests): the first pool.
+        #expect(ObjectIdentifier(pools.current) == ObjectIdentifier(pools.clients[0]))
+    }
+
     private struct PlanCounts: SQLRowDecodable {
         let generic: Int
         let custom: Int
@@ -99,18 +117,20 @@ struct PostgresPreparedSQLTests {
             configuration: try .sprout(url: url, schema: nil, maximumConnections: 1, statementTimeout: .seconds(30)),
             backgroundLogger: logger
         )
-        let prepared = PostgresClient(
+        let prepared = PostgresLoopPools(
             configuration: try .sprout(
                 url: url, schema: nil, maximumConnections: 1, statementTimeout: .seconds(30), keepsGenericPlans: true
             ),
-            backgroundLogger: logger
+            connectionsPerLoop: 1,
+            loops: [MultiThreadedEventLoopGroup.singleton.next()],
+            logger: logger
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
-            group.addTask { await prepared.run() }
+            group.addTask { await prepared.clients[0].run() }
             defer { group.cancelAll() }
             try await body(
-                PostgresExecutor(client: client, preparedClient: prepared, slowReads: ConcurrencyLimit(1), logger: logger)
+                PostgresExecutor(client: client, preparedPools: prepared, slowReads: ConcurrencyLimit(1), logger: logger)
             )
         }
     }
