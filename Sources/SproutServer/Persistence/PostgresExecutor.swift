@@ -62,25 +62,32 @@ struct PostgresExecutor: SQLExecutor {
         }
     }
 
+    /// Each statement on a connection leased for exactly as long as its rows are read. Not `client.query` or
+    /// `client.execute`: in postgres-nio 1.33 they give the connection back only when the rows' stream finishes
+    /// after the caller starts reading it, so a statement that failed while executing before that (a division by
+    /// zero, a unique violation) kept its connection leased for good; a pool of one then hung on the next call.
     private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
         if statement.isPrepared { return try await fetchPrepared(statement) }
-        let sequence = try await client.query(Self.query(statement))
-        var rows: [Row] = []
-        for try await row in sequence {
-            rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
+        return try await client.withConnection { connection in
+            try await Self.rows(try await connection.query(Self.query(statement), logger: Self.silent))
         }
-        return rows
     }
 
     private func fetchPrepared<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
         let prepared = PostgresPreparedSQL(statement)
         return try await PostgresPreparedSQL.$current.withValue(prepared.text) {
-            var rows: [Row] = []
-            for try await row in try await preparedPools.current.execute(prepared, logger: Self.silent) {
-                rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
+            try await preparedPools.current.withConnection { connection in
+                try await Self.rows(try await connection.execute(prepared, logger: Self.silent))
             }
-            return rows
         }
+    }
+
+    private static func rows<Row: SQLRowDecodable>(_ sequence: some AsyncSequence<PostgresRow, any Error>) async throws -> [Row] {
+        var rows: [Row] = []
+        for try await row in sequence {
+            rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
+        }
+        return rows
     }
 
     static func query(_ statement: SQLStatement) -> PostgresQuery {
