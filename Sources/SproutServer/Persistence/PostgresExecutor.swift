@@ -4,9 +4,9 @@ import PostgresNIO
 
 /// `SQLExecutor` over postgres-nio's `PostgresClient` (its own connection pool). Each statement runs on its own
 /// (autocommit): one round trip, no BEGIN/COMMIT. Statements marked `prepared()` run on other pools (one per event
-/// loop, `PostgresLoopPools`) whose sessions keep one generic plan per prepared statement (`plan_cache_mode = force_generic_plan`): PostgreSQL
-/// would otherwise plan them anew on every call, as it does every other statement (whose plans may depend on
-/// the values: a search pattern, say).
+/// loop, `PostgresLoopPools`) whose sessions keep one generic plan per prepared statement
+/// (`plan_cache_mode = force_generic_plan`): PostgreSQL would otherwise plan them anew on every call, as it does
+/// every other statement (whose plans may depend on the values: a search pattern, say).
 struct PostgresExecutor: SQLExecutor {
     let client: PostgresClient
     let preparedPools: PostgresLoopPools
@@ -19,7 +19,9 @@ struct PostgresExecutor: SQLExecutor {
         self.preparedPools = preparedPools
         self.slowReads = slowReads
         statistics = PlannerStatistics(logger: logger) { table in
-            for try await _ in try await client.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: Self.silent) {}
+            try await client.withConnection { connection in
+                for try await _ in try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: Self.silent) {}
+            }
         }
     }
 

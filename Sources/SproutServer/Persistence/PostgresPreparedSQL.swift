@@ -77,9 +77,8 @@ struct PostgresLoopPools: Sendable {
     let loops: [any EventLoop]
     let clients: [PostgresClient]
 
-    init(configuration: PostgresClient.Configuration, connectionsPerLoop: Int, loops: [any EventLoop], logger: Logger) {
-        var configuration = configuration
-        configuration.options.maximumConnections = connectionsPerLoop
+    /// A pool per loop, each with `configuration` (its `maximumConnections` is per loop).
+    init(configuration: PostgresClient.Configuration, loops: [any EventLoop], logger: Logger) {
         self.loops = loops
         clients = loops.map { PostgresClient(configuration: configuration, eventLoopGroup: $0, backgroundLogger: logger) }
     }

@@ -55,20 +55,15 @@ public final class SproutDatabase: Service, Sendable {
                 statementTimeout: Self.postgresStatementTimeout
             )
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
             let preparedConfiguration = try PostgresClient.Configuration.sprout(
                 url: url,
                 schema: schema,
-                maximumConnections: Self.postgresPreparedConnections,
+                maximumConnections: max(2, Self.postgresPreparedConnections / loops.count),
                 statementTimeout: Self.postgresStatementTimeout,
                 keepsGenericPlans: true
             )
-            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
-            let prepared = PostgresLoopPools(
-                configuration: preparedConfiguration,
-                connectionsPerLoop: max(2, Self.postgresPreparedConnections / loops.count),
-                loops: loops,
-                logger: logger
-            )
+            let prepared = PostgresLoopPools(configuration: preparedConfiguration, loops: loops, logger: logger)
             connections = .postgres(client, prepared: prepared)
             executor = PostgresExecutor(
                 client: client, preparedPools: prepared, slowReads: ConcurrencyLimit(Self.postgresConnections / 2), logger: logger

@@ -73,8 +73,8 @@ struct SQLTodoRepository: TodoRepository {
     // MARK: - Lists
 
     /// A page of a list, cut from the list's kept page marks when they still hold (one statement that checks the
-    /// list's version beside the page; the total is the marks' own), otherwise with OFFSET. Marks are read again once per
-    /// `ListPageMarks.rebuildInterval` at most, so a list under constant writes is paged with OFFSET.
+    /// list's version beside the page; the total is the marks' own), otherwise with OFFSET. Marks are read again
+    /// once per `ListPageMarks.rebuildInterval` at most, so a list under constant writes is paged with OFFSET.
     private func listPage(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
         let list = TodoList(request: request, owner: owner)
         let key = list.key

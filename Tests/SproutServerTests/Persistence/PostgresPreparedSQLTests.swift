@@ -98,7 +98,6 @@ struct PostgresPreparedSQLTests {
         let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
         let pools = PostgresLoopPools(
             configuration: .init(host: "127.0.0.1", username: "sprout", password: nil, database: nil, tls: .disable),
-            connectionsPerLoop: 1,
             loops: loops,
             logger: testLogger()
         )
@@ -132,7 +131,6 @@ struct PostgresPreparedSQLTests {
             configuration: try .sprout(
                 url: url, schema: nil, maximumConnections: 1, statementTimeout: .seconds(30), keepsGenericPlans: true
             ),
-            connectionsPerLoop: 1,
             loops: [MultiThreadedEventLoopGroup.singleton.next()],
             logger: logger
         )
