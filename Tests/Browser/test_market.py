@@ -463,6 +463,7 @@ def test_a_picture_larger_than_the_server_takes_is_shrunk_to_a_jpeg_before_uploa
     wait(browser, lambda d: submit_enabled(d, "product-submit"))
     browser.find_element(By.ID, "product-submit").click()
     wait(browser, lambda d: "/market/products/" in d.current_url)
+    settle_product(browser)
     saved = server.market.product(int(browser.current_url.rsplit("/", 1)[1]))
     content = server.market.image(saved["images"][0]["url"])
     assert content[:3] == b"\xff\xd8\xff" and len(content) <= 307_200
