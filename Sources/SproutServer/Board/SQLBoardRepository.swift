@@ -108,7 +108,7 @@ struct SQLBoardRepository: Sendable {
             guard query.offset < total else { return (total, []) }
             return (total, try await executor.slowRead(commonSearchPage(boardID: boardID, text: folded, query: query, total: total), as: BoardPost.self))
         }
-        let rows = try await executor.slowRead(searchStatement(boardID: boardID, text: folded, query: query), as: BoardSearchRow.self)
+        let rows = try await executor.slowRead(try await searchStatement(boardID: boardID, text: folded, query: query), as: BoardSearchRow.self)
         let total = rows.first?.total ?? 0
         // The version was read before the count: if a write came between, the kept total is already outdated and
         // is never read.
@@ -151,20 +151,20 @@ struct SQLBoardRepository: Sendable {
 
     /// Matches counted and the page cut in one statement. `board_id + 0` keeps PostgreSQL's planner off the
     /// board's list index (which would read every post of the board and filter them) and on the trigram indexes.
-    private func searchStatement(boardID: Int, text folded: String, query: BoardPostQuery) -> SQLStatement {
+    private func searchStatement(boardID: Int, text folded: String, query: BoardPostQuery) async throws -> SQLStatement {
         var statement = SQLStatement(sql: "", binds: [.int(boardID)])
-        let dialect = executor.dialect
-        let condition: String
-        switch query.target {
-        case .title: condition = BoardMigrations.titleSearch.condition(containing: folded, dialect: dialect, statement: &statement)
-        case .contents: condition = BoardMigrations.contentsSearch.condition(containing: folded, dialect: dialect, statement: &statement)
-        case .writer: condition = BoardMigrations.writerSearch.condition(containing: folded, dialect: dialect, statement: &statement)
-        case .all:
-            let parts = [BoardMigrations.titleSearch, BoardMigrations.contentsSearch, BoardMigrations.writerSearch].map {
-                "(" + $0.condition(containing: folded, dialect: dialect, statement: &statement) + ")"
-            }
-            condition = "(" + parts.joined(separator: " OR ") + ")"
+        let indexes: [SubstringSearchIndex] = switch query.target {
+        case .title: [BoardMigrations.titleSearch]
+        case .contents: [BoardMigrations.contentsSearch]
+        case .writer: [BoardMigrations.writerSearch]
+        case .all: [BoardMigrations.titleSearch, BoardMigrations.contentsSearch, BoardMigrations.writerSearch]
         }
+        var parts: [String] = []
+        for index in indexes {
+            let trigrams = try await index.narrowingTrigrams(of: folded, executor: executor)
+            parts.append("(" + index.condition(containing: folded, narrowedBy: trigrams, statement: &statement) + ")")
+        }
+        let condition = "(" + parts.joined(separator: " OR ") + ")"
         let limit = statement.bind(.int(query.limit))
         let offset = statement.bind(.int(query.offset))
         statement.sql = """

@@ -46,7 +46,7 @@ struct SQLMarketRepository: Sendable {
     func page(pageNo: Int, itemsPerPage: Int, search: String?) async throws -> MarketProductPage {
         let offset = (pageNo - 1) * itemsPerPage
         if let search {
-            let rows = try await executor.slowRead(searchStatement(search, limit: itemsPerPage, offset: offset), as: MarketSearchRow.self)
+            let rows = try await executor.slowRead(try await searchStatement(search, limit: itemsPerPage, offset: offset), as: MarketSearchRow.self)
             return MarketProductPage(pageNo: pageNo, itemsPerPage: itemsPerPage, total: rows.first?.total ?? 0, products: rows.compactMap(\.product))
         }
         let total = try await executor.readFirst(SQLStatement("SELECT products FROM market_counts WHERE id = 1"), as: SQLInt.self)?.value ?? 0
@@ -69,9 +69,11 @@ struct SQLMarketRepository: Sendable {
     }
 
     /// Matches (name or description, folded) found through the index, counted, and the page cut, in one statement.
-    private func searchStatement(_ text: String, limit: Int, offset: Int) -> SQLStatement {
+    private func searchStatement(_ text: String, limit: Int, offset: Int) async throws -> SQLStatement {
         var statement = SQLStatement(sql: "", binds: [])
-        let condition = MarketMigrations.search.condition(containing: Self.fold(text), dialect: executor.dialect, statement: &statement)
+        let folded = Self.fold(text)
+        let trigrams = try await MarketMigrations.search.narrowingTrigrams(of: folded, executor: executor)
+        let condition = MarketMigrations.search.condition(containing: folded, narrowedBy: trigrams, statement: &statement)
         let limitPlaceholder = statement.bind(.int(limit))
         let offsetPlaceholder = statement.bind(.int(offset))
         statement.sql = """

@@ -19,11 +19,16 @@ public protocol SQLExecutor: Sendable {
     func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row]
     /// Tells the executor that `rows` rows were added to `table` (see `PlannerStatistics`).
     func noteGrowth(of table: String, by rows: Int)
+    /// SQLite only: how many rows hold each trigram of its search indexes, as last counted (`SubstringSearchIndex`).
+    var trigramCounts: TrigramDocumentCounts? { get }
 }
 
 extension SQLExecutor {
     /// SQLite's planner keeps no statistics that fall behind: nothing to do.
     func noteGrowth(of table: String, by rows: Int) {}
+
+    /// PostgreSQL reads a LIKE through pg_trgm's index itself: nothing to count.
+    var trigramCounts: TrigramDocumentCounts? { nil }
 
     func readFirst<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> Row? {
         try await read(statement, as: type).first

@@ -78,6 +78,16 @@ struct SQLInt: SQLRowDecodable {
     init(row: some SQLRow) throws { value = try row.int(0) }
 }
 
+/// Two integer columns: a position and a count.
+struct SQLIntPair: SQLRowDecodable {
+    let first: Int
+    let second: Int
+    init(row: some SQLRow) throws {
+        first = try row.int(0)
+        second = try row.int(1)
+    }
+}
+
 /// A single text column.
 struct SQLTextValue: SQLRowDecodable {
     let value: String

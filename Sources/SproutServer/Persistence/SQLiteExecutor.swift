@@ -7,6 +7,7 @@ struct SQLiteExecutor: SQLExecutor {
     let pool: DatabasePool
     let slowReads: ConcurrencyLimit
     let writes: SQLiteWriteBatcher
+    let trigramCounts: TrigramDocumentCounts? = TrigramDocumentCounts()
     var dialect: SQLDialect { .sqlite }
 
     init(pool: DatabasePool, slowReads: ConcurrencyLimit) {

@@ -66,20 +66,64 @@ public struct SubstringSearchIndex: Sendable {
         ]
     }
 
-    /// `column LIKE '%text%'` (wildcards in `text` escaped), narrowed through the index where it helps. `text`
-    /// must already be folded as the column is. The LIKE is the one definition of a match on both databases.
-    /// On SQLite the FTS5 table first picks the rows that hold every distinct trigram of the text (a superset),
+    /// `column LIKE '%text%'` (wildcards in `text` escaped), narrowed through the index by `trigrams` (from
+    /// `narrowingTrigrams`; none: the LIKE alone, which PostgreSQL's planner answers from its pg_trgm index).
+    /// `text` must already be folded as the column is. The LIKE is the one definition of a match on both
+    /// databases. On SQLite the FTS5 table first picks the rows that hold every trigram given (a superset),
     /// because 3.40.1's FTS5 ignores an ESCAPE clause (measured: `%50\% off\_%` matched all 20,002 rows, by a
-    /// full scan). Distinct trigrams joined by AND, not the text as one phrase: for a 255-character query over
-    /// 5,000 crafted titles the phrase took 236 ms (one position-list walk per repeated trigram), the AND 0.9 ms,
-    /// a plain LIKE scan 802 ms.
-    func condition(containing text: String, dialect: SQLDialect, statement: inout SQLStatement) -> String {
+    /// full scan). Trigrams joined by AND, not the text as one phrase: for a 255-character query over 5,000
+    /// crafted titles the phrase took 236 ms (one position-list walk per repeated trigram), the AND 0.9 ms, a
+    /// plain LIKE scan 802 ms.
+    func condition(containing text: String, narrowedBy trigrams: [String], statement: inout SQLStatement) -> String {
         let like = scanCondition(containing: text, statement: &statement)
-        guard dialect == .sqlite, text.unicodeScalars.count >= Self.minimumIndexedLength else { return like }
-        let query = Self.trigrams(of: text)
-            .map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-            .joined(separator: " AND ")
+        guard !trigrams.isEmpty else { return like }
+        let query = trigrams.map(Self.phrase).joined(separator: " AND ")
         return "rowid IN (SELECT rowid FROM \(name) WHERE \(name) MATCH \(statement.bind(.text(query)))) AND \(like)"
+    }
+
+    /// The trigrams to ask the index for, for `condition(containing:narrowedBy:statement:)`. On SQLite, the
+    /// rarest few of the text's (`rarest(_:counts:)`), by counts remembered per database (`TrigramDocumentCounts`);
+    /// those not remembered are counted first, all in one read. None for a text under three code points (the
+    /// index cannot narrow it, and SQLite 3.40.1 answers a two-Hangul-character MATCH wrongly) or on PostgreSQL.
+    func narrowingTrigrams(of text: String, executor: any SQLExecutor) async throws -> [String] {
+        guard executor.dialect == .sqlite, let remembered = executor.trigramCounts else { return [] }
+        let trigrams = Self.trigrams(of: text)
+        guard !trigrams.isEmpty else { return [] }
+        var counts = remembered.counts(of: trigrams, in: name)
+        let unknown = trigrams.filter { counts[$0] == nil }
+        if !unknown.isEmpty {
+            var statement = SQLStatement(sql: "", binds: [])
+            statement.sql = unknown.indices.map { position in
+                "SELECT \(position), count(*) FROM \(name) WHERE \(name) MATCH \(statement.bind(.text(Self.phrase(unknown[position]))))"
+            }.joined(separator: " UNION ALL ")
+            var counted: [String: Int] = [:]
+            for row in try await executor.slowRead(statement, as: SQLIntPair.self) where unknown.indices.contains(row.first) {
+                counted[unknown[row.first]] = row.second
+            }
+            remembered.remember(counted, in: name)
+            counts.merge(counted) { _, new in new }
+        }
+        return Self.rarest(trigrams, counts: counts)
+    }
+
+    /// At most this many trigrams narrow a search: past the rarest few, another only costs a posting-list walk.
+    static let maximumNarrowingTrigrams = 3
+
+    /// The rarest trigram, then the next rarest while they are within `8×` its count, at most
+    /// `maximumNarrowingTrigrams`; ties keep the text's order. A trigram in no row is enough on its own.
+    static func rarest(_ trigrams: [String], counts: [String: Int]) -> [String] {
+        let ordered = trigrams.enumerated()
+            .sorted { ((counts[$0.element] ?? .max), $0.offset) < ((counts[$1.element] ?? .max), $1.offset) }
+            .map(\.element)
+        guard let first = ordered.first else { return [] }
+        let fewest = counts[first] ?? .max
+        guard fewest > 0 else { return [first] }
+        return Array(ordered.prefix(maximumNarrowingTrigrams).prefix { (counts[$0] ?? .max) / 8 <= fewest })
+    }
+
+    /// A trigram as an FTS5 phrase (quoted, its quotes doubled).
+    private static func phrase(_ trigram: String) -> String {
+        "\"" + trigram.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The match alone, without the index: for a scan in key order that stops at a page's end, which beats the
@@ -88,8 +132,8 @@ public struct SubstringSearchIndex: Sendable {
         "\(column) LIKE \(statement.bind(.text(text.likeContainsPattern))) ESCAPE '\\'"
     }
 
-    /// At most this many trigrams go to the index: a few already narrow the rows to a handful, and each more
-    /// costs one more posting-list walk.
+    /// At most this many of a text's trigrams are looked at (counted, then the rarest asked for): a few already
+    /// narrow the rows to a handful, and each more costs one more posting-list walk when it is counted.
     static let maximumQueryTrigrams = 16
 
     /// The text's distinct three-code-point pieces, as FTS5's trigram tokenizer cuts them, evenly chosen across

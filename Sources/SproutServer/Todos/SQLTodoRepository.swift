@@ -14,7 +14,7 @@ struct SQLTodoRepository: TodoRepository {
 
     func page(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
         guard request.titleContains != nil else { return try await listPage(request, owner: owner) }
-        let rows = try await executor.slowRead(searchStatement(request, owner: owner), as: TodoPageRow.self)
+        let rows = try await executor.slowRead(try await searchStatement(request, owner: owner), as: TodoPageRow.self)
         return TodoPage(todos: rows.compactMap(\.todo), total: rows.first?.total ?? 0)
     }
 
@@ -158,7 +158,7 @@ struct SQLTodoRepository: TodoRepository {
     }
 
     /// Matches are found through the search index, counted, and the page cut from them, in one statement.
-    private func searchStatement(_ request: TodoPageRequest, owner: TodoOwner) -> SQLStatement {
+    private func searchStatement(_ request: TodoPageRequest, owner: TodoOwner) async throws -> SQLStatement {
         var statement = SQLStatement(sql: "", binds: [])
         // The owner as `coalesce(owner_id, 0)`, which no list index matches, so PostgreSQL's planner narrows by
         // the trigram index: with `owner_id IS NULL` it took the shared list's partial index and ran LIKE over
@@ -168,7 +168,8 @@ struct SQLTodoRepository: TodoRepository {
             filter += " AND is_done = \(statement.bind(.bool(isDone)))"
         }
         let text = Todo.fold(request.titleContains ?? "")
-        filter += " AND " + TodoMigrations.search.condition(containing: text, dialect: executor.dialect, statement: &statement)
+        let trigrams = try await TodoMigrations.search.narrowingTrigrams(of: text, executor: executor)
+        filter += " AND " + TodoMigrations.search.condition(containing: text, narrowedBy: trigrams, statement: &statement)
         let list = TodoList(request: request, owner: owner)
         statement.sql = """
             WITH matches AS MATERIALIZED (SELECT \(Self.columns) FROM todos WHERE \(filter))

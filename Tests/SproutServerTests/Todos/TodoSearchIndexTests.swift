@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    /// On SQLite a search asks the index only for its rarest trigrams, by counts it remembers for minutes; the
+    /// index itself is read live, so counts gone stale (a trigram counted in no row, then written) change
+    /// which trigrams are asked for, never the answer.
+    @Test func searchStaysRightWhenTheRememberedTrigramCountsAreStale() async throws {
+        try await withTestApp { client, database in
+            for number in 1...30 { try await client.createTodo("seeded todo number \(number)") }
+            #expect(try await ids(client, "cactus") == [])
+            #expect(try await total(client, "number 12") == 1)
+
+            let cactus = try await client.createTodo("repot the cactus")
+            let twelve = try await client.createTodo("another number 12")
+            #expect(try await ids(client, "cactus") == [cactus])
+            #expect(try await ids(client, "number 12") == [twelve, 12])
+
+            guard let remembered = database.executor.trigramCounts else { return }  // PostgreSQL: nothing counted
+            let index = TodoMigrations.search.name
+            #expect(remembered.counts(of: ["cac", "num", " 12"], in: index) == ["cac": 0, "num": 30, " 12": 1])
+        }
+    }
+
     private func ids(_ client: some TestClientProtocol, _ query: String) async throws -> [Int] {
         let json = try await client.send(.get, "/api/v2/todos/search?query=\(encoded(query))&per_page=100").json
         return json?["data"]?.array?.compactMap { $0["id"]?.int } ?? []
