@@ -71,7 +71,7 @@ struct PostgresExecutor: SQLExecutor {
     private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
         if statement.isPrepared { return try await fetchPrepared(statement) }
         return try await client.withConnection { connection in
-            try await Self.rows(try await connection.query(Self.query(statement), logger: Self.silent))
+            try await Self.rows(try await connection.query(Self.query(statement), logger: Self.silent), on: connection.eventLoop)
         }
     }
 
@@ -79,12 +79,25 @@ struct PostgresExecutor: SQLExecutor {
         let prepared = PostgresPreparedSQL(statement)
         return try await PostgresPreparedSQL.$current.withValue(prepared.text) {
             try await preparedPools.current.withConnection { connection in
-                try await Self.rows(try await connection.execute(prepared, logger: Self.silent))
+                try await Self.rows(try await connection.execute(prepared, logger: Self.silent), on: connection.eventLoop)
             }
         }
     }
 
-    private static func rows<Row: SQLRowDecodable>(_ sequence: some AsyncSequence<PostgresRow, any Error>) async throws -> [Row] {
+    /// The rows are read isolated to the connection's event loop, where postgres-nio delivers them. A
+    /// nonisolated loop asked NIO's takeover executor for a round trip through the loop's queue at every step
+    /// of every row (`swift_task_switch` to the generic executor, ~6 per row): a PostgreSQL list page of 20 rows
+    /// made 379 round trips per request, 255 this way; alternating the two on one database, list 4,236–4,373 →
+    /// 4,508–4,570 req/s.
+    private static func rows<Row: SQLRowDecodable>(
+        _ sequence: sending some AsyncSequence<PostgresRow, any Error>, on loop: any EventLoop
+    ) async throws -> [Row] {
+        try await readRows(sequence, isolation: EventLoopIsolation(loop))
+    }
+
+    private static func readRows<Row: SQLRowDecodable>(
+        _ sequence: sending some AsyncSequence<PostgresRow, any Error>, isolation: isolated EventLoopIsolation
+    ) async throws -> [Row] {
         var rows: [Row] = []
         for try await row in sequence {
             rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
@@ -162,4 +175,16 @@ extension PostgresClient.Configuration {
         configuration.options.additionalStartupParameters = parameters
         return configuration
     }
+}
+
+/// An actor whose executor is one event loop: code isolated to it runs on that loop's thread and continues
+/// there without a hop per async call.
+actor EventLoopIsolation {
+    private let loop: any EventLoop
+
+    init(_ loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
 }

@@ -120,6 +120,29 @@ struct PostgresPreparedSQLTests {
     }
 
     /// Pools of one connection each, so every call of a test meets the same sessions.
+    /// Rows are decoded on the event loop that delivers them (`EventLoopIsolation`), not wherever the caller's
+    /// task happens to run: there each step of each row cost a round trip through a queue.
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func rowsAreReadOnTheirConnectionsEventLoop() async throws {
+        try await withOneConnection { executor in
+            let unnamed = try await executor.read(SQLStatement("SELECT generate_series(1, 3)"), as: LoopOfDecoding.self)
+            let prepared = try await executor.read(
+                SQLStatement("SELECT generate_series(1, CAST($1 AS INT))", .int(3)).prepared(), as: LoopOfDecoding.self
+            )
+            #expect(unnamed.count == 3)
+            #expect(prepared.count == 3)
+            let loops = (unnamed + prepared).map(\.decodedOnAnEventLoop)
+            #expect(loops == Array(repeating: true, count: 6))
+        }
+    }
+
+    private struct LoopOfDecoding: SQLRowDecodable {
+        let decodedOnAnEventLoop: Bool
+        init(row: some SQLRow) throws {
+            decodedOnAnEventLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
+        }
+    }
+
     private func withOneConnection(_ body: @Sendable (PostgresExecutor) async throws -> Void) async throws {
         let logger = testLogger()
         let url = try #require(TestDatabasePlace.postgresURL)
