@@ -56,11 +56,7 @@ struct PostgresExecutor: SQLExecutor {
             for statement in statements.dropLast() {
                 for try await _ in try await connection.query(Self.query(statement), logger: Self.silent) {}
             }
-            var rows: [Row] = []
-            for try await row in try await connection.query(Self.query(last), logger: Self.silent) {
-                rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
-            }
-            return rows
+            return try await Self.rows(try await connection.query(Self.query(last), logger: Self.silent), on: connection.eventLoop)
         }
     }
 

@@ -86,7 +86,7 @@ public struct SubstringSearchIndex: Sendable {
     /// those not remembered are counted first, all in one read. None for a text under three code points (the
     /// index cannot narrow it, and SQLite 3.40.1 answers a two-Hangul-character MATCH wrongly) or on PostgreSQL.
     func narrowingTrigrams(of text: String, executor: any SQLExecutor) async throws -> [String] {
-        guard executor.dialect == .sqlite, let remembered = executor.trigramCounts else { return [] }
+        guard let remembered = executor.trigramCounts else { return [] }  // only SQLite's executor counts
         let trigrams = Self.trigrams(of: text)
         guard !trigrams.isEmpty else { return [] }
         var counts = remembered.counts(of: trigrams, in: name)
