@@ -17,7 +17,8 @@ public final class SproutDatabase: Service, Sendable {
     private let connections: Connections
 
     private enum Connections: Sendable {
-        case sqlite(DatabasePool)
+        /// GRDB's pool for writes, slow reads and migrations; each thread's own connection for plain reads.
+        case sqlite(DatabasePool, SQLiteThreadReaders)
         /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`).
         case postgres(PostgresClient, prepared: PostgresLoopPools)
 
@@ -27,9 +28,10 @@ public final class SproutDatabase: Service, Sendable {
         }
     }
 
-    /// SQLite reader connections. Reads never wait for the writer (WAL); slow reads (searches) may hold at most
-    /// half of them, so plain reads always find one free.
-    static let sqliteReaders = 4
+    /// GRDB's SQLite reader connections, which only slow reads (searches) use, at most this many at once. Plain
+    /// reads run on each thread's own connection (`SQLiteThreadReaders`), so no search can make them wait; none
+    /// waits for the writer (WAL).
+    static let sqliteReaders = 2
     /// PostgreSQL connections per process: each is a server process, so a few are enough for 2 cores; slow reads
     /// may hold at most half of them, and the statement timeout stops a runaway query from keeping one.
     static let postgresConnections = 12
@@ -45,8 +47,9 @@ public final class SproutDatabase: Service, Sendable {
         switch settings {
         case .sqlite(let path):
             let pool = try SQLiteExecutor.open(path: path, readers: Self.sqliteReaders)
-            connections = .sqlite(pool)
-            executor = SQLiteExecutor(pool: pool, slowReads: ConcurrencyLimit(Self.sqliteReaders / 2))
+            let threadReaders = SQLiteThreadReaders(path: pool.path)
+            connections = .sqlite(pool, threadReaders)
+            executor = SQLiteExecutor(pool: pool, threadReaders: threadReaders, slowReads: ConcurrencyLimit(Self.sqliteReaders))
         case .postgres(let url, let schema):
             let configuration = try PostgresClient.Configuration.sprout(
                 url: url,
@@ -79,7 +82,7 @@ public final class SproutDatabase: Service, Sendable {
         // Not ISO8601DateFormatter: it loads ICU's calendar data, 3 MB of resident memory for this one string.
         let now = UTCTimestamp.string(from: Date(), fractionDigits: 0)
         switch connections {
-        case .sqlite(let pool):
+        case .sqlite(let pool, _):
             try await pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     try db.execute(sql: SQLMigrationTable.create)
@@ -152,7 +155,8 @@ public final class SproutDatabase: Service, Sendable {
 
     /// Closes SQLite's connections. (A PostgreSQL client closes its connections when its `run` ends.)
     public func shutdown() async {
-        if case .sqlite(let pool) = connections {
+        if case .sqlite(let pool, let threadReaders) = connections {
+            threadReaders.close()
             do {
                 try pool.close()
             } catch {

@@ -66,6 +66,11 @@ import Testing
             #expect(journal == "wal")
             #expect(foreignKeys == 1)
             #expect(busyTimeout == 5000)
+            // The writer's connection too (plain reads above ran on a reader's).
+            let writerForeignKeys = try await executor.writeFirst(SQLStatement("PRAGMA foreign_keys"), as: SQLInt.self)?.value
+            let writerBusyTimeout = try await executor.writeFirst(SQLStatement("PRAGMA busy_timeout"), as: SQLInt.self)?.value
+            #expect(writerForeignKeys == 1)
+            #expect(writerBusyTimeout == 5000)
         }
     }
 
