@@ -21,6 +21,11 @@ struct SQLiteExecutor: SQLExecutor {
 
     /// Opens (creating if needed) the database file. GRDB links the system's libsqlite3; nothing else in the
     /// process may open this file through another SQLite library (their POSIX locks would not see each other).
+    /// Each connection's page cache, in SQLite's negative-KiB form (its default is 2,000 KiB). Pages it misses
+    /// come from the OS's file cache; five connections at 2 MB each held the same pages several times over and
+    /// pushed peak RSS under the benchmark from 56 to 60 MiB.
+    static let pageCacheKiB = -1024
+
     static func open(path: String, readers: Int) throws -> DatabasePool {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -33,6 +38,7 @@ struct SQLiteExecutor: SQLExecutor {
             try db.execute(sql: "PRAGMA busy_timeout = 5000")
             // WAL with synchronous=NORMAL is durable at checkpoints and loses no integrity on power loss.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA cache_size = \(pageCacheKiB)")
         }
         return try DatabasePool(path: path, configuration: configuration)
     }
