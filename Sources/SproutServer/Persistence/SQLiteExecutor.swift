@@ -19,27 +19,26 @@ struct SQLiteExecutor: SQLExecutor {
         writes = SQLiteWriteBatcher(pool: pool)
     }
 
+    /// Set on every connection, GRDB's and the thread readers' alike:
+    /// - `busy_timeout`: a second process (`sprout migrate`, a backup) may hold the write lock for a moment: wait,
+    ///   then fail (GRDB would give its readers 10 s);
+    /// - `synchronous = NORMAL`: with WAL, durable at checkpoints and no integrity lost on power loss;
+    /// - `cache_size` 1 MiB (SQLite's default is 2,000 KiB): pages missed come from the OS's file cache; five
+    ///   connections at 2 MB each held the same pages several times over and pushed peak RSS under the benchmark
+    ///   from 56 to 60 MiB;
+    /// - `foreign_keys`.
+    static let connectionPragmas =
+        "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024; PRAGMA foreign_keys = ON"
+
     /// Opens (creating if needed) the database file. GRDB links the system's libsqlite3; nothing else in the
     /// process may open this file through another SQLite library (their POSIX locks would not see each other).
-    /// Each connection's page cache, in SQLite's negative-KiB form (its default is 2,000 KiB). Pages it misses
-    /// come from the OS's file cache; five connections at 2 MB each held the same pages several times over and
-    /// pushed peak RSS under the benchmark from 56 to 60 MiB.
-    static let pageCacheKiB = -1024
-
     static func open(path: String, readers: Int) throws -> DatabasePool {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.maximumReaderCount = readers
         configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in
-            // A second process (`sprout migrate`, a backup) may hold the write lock for a moment: wait, then fail.
-            // Set here for every connection (GRDB would give its readers 10 s).
-            try db.execute(sql: "PRAGMA busy_timeout = 5000")
-            // WAL with synchronous=NORMAL is durable at checkpoints and loses no integrity on power loss.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA cache_size = \(pageCacheKiB)")
-        }
+        configuration.prepareDatabase { db in try db.execute(sql: connectionPragmas) }
         return try DatabasePool(path: path, configuration: configuration)
     }
 

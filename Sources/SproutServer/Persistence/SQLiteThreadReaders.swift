@@ -106,9 +106,8 @@ final class SQLiteReadConnection: @unchecked Sendable {
             sqlite3_close_v2(handle)
             throw SQLiteReadError(code: code, message: message)
         }
-        // The settings of GRDB's connections (`SQLiteExecutor.open`); `query_only` makes any write an error.
-        let pragmas = "PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA query_only = 1; PRAGMA cache_size = \(SQLiteExecutor.pageCacheKiB)"
-        let setup = sqlite3_exec(handle, pragmas, nil, nil, nil)
+        // The settings of GRDB's connections; `query_only` makes any write an error.
+        let setup = sqlite3_exec(handle, SQLiteExecutor.connectionPragmas + "; PRAGMA query_only = 1", nil, nil, nil)
         guard setup == SQLITE_OK else {
             let error = SQLiteReadError(code: setup, message: String(cString: sqlite3_errmsg(handle)))
             sqlite3_close_v2(handle)

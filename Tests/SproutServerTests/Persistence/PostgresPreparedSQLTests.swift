@@ -119,7 +119,6 @@ struct PostgresPreparedSQLTests {
         }
     }
 
-    /// Pools of one connection each, so every call of a test meets the same sessions.
     /// Rows are decoded on the event loop that delivers them (`EventLoopIsolation`), not wherever the caller's
     /// task happens to run: there each step of each row cost a round trip through a queue.
     @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
@@ -143,6 +142,7 @@ struct PostgresPreparedSQLTests {
         }
     }
 
+    /// Pools of one connection each, so every call of a test meets the same sessions.
     private func withOneConnection(_ body: @Sendable (PostgresExecutor) async throws -> Void) async throws {
         let logger = testLogger()
         let url = try #require(TestDatabasePlace.postgresURL)
