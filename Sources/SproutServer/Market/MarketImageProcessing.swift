@@ -9,6 +9,29 @@ struct ProcessedMarketImage: Sendable {
 /// Checks an upload and makes its thumbnail. `SystemImageProcessor` does it with libjpeg and libpng; the
 /// protocol lets a test count calls or stand in a failure.
 protocol MarketImageProcessing: Sendable {
-    /// Throws `MarketError` (400) for anything that is not a whole JPEG or PNG within the limits.
+    /// Throws `MarketImageRefusal` for anything that is not a whole JPEG or PNG within the limits, judged by the
+    /// bytes alone (never by a file name or declared type).
     func process(_ bytes: ByteBuffer) async throws -> ProcessedMarketImage
+}
+
+/// Why an upload is not a usable picture, phrased to follow the picture's name: "image 3 (photo.heic) is …".
+struct MarketImageRefusal: Error, Equatable {
+    let reason: String
+
+    static let notAnImage = MarketImageRefusal(reason: "is neither a JPEG nor a PNG")
+    static let unreadable = MarketImageRefusal(reason: "could not be decoded in full (truncated or corrupt)")
+    static func tooManyPixels(width: Int, height: Int, maximumMegapixels: Int) -> MarketImageRefusal {
+        MarketImageRefusal(reason: "is \(width)×\(height) pixels, larger than \(maximumMegapixels) megapixels")
+    }
+
+    /// The 400 for the `position`th image (from 1) of a request, named by its file name when it has one.
+    func error(position: Int, filename: String?) -> MarketError {
+        .badRequest("\(MarketImageRefusal.label(position: position, filename: filename)) \(reason).")
+    }
+
+    /// "image 3 (photo.heic)", or "image 3" for a part without a usable file name.
+    static func label(position: Int, filename: String?) -> String {
+        guard let filename, !filename.isEmpty, filename.count <= 100 else { return "image \(position)" }
+        return "image \(position) (\(filename))"
+    }
 }

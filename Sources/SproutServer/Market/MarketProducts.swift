@@ -34,7 +34,7 @@ struct MarketProducts: Sendable {
                     guard stored.count < limits.maximumImages else {
                         throw MarketError.badRequest("At most \(limits.maximumImages) images may be sent.")
                     }
-                    stored.append(try await store(part))
+                    stored.append(try await store(part, position: stored.count + 1))
                 default:
                     continue  // unknown parts are read (bounded) and ignored
                 }
@@ -75,13 +75,18 @@ struct MarketProducts: Sendable {
         return try MarketInput.draft(fields)
     }
 
-    private func store(_ part: MultipartStream<some AsyncSequence>.Part) async throws -> StoredMarketImage {
+    /// Checks one image by its content alone — apps label photos by habit (the v3 app sends PNG bytes as
+    /// `image001.jpeg`, `image/jpeg`) — then stores it as what it is: its type, thumbnail and extension follow
+    /// the bytes. A refusal names the picture by position and file name.
+    private func store(_ part: MultipartStream<some AsyncSequence>.Part, position: Int) async throws -> StoredMarketImage {
         if let filename = part.filename, !Self.isPlainFileName(filename) {
-            throw MarketError.badRequest("An image's file name may not hold a path.")
+            throw MarketError.badRequest("\(MarketImageRefusal.label(position: position, filename: nil))'s file name may not hold a path.")
         }
-        let processed = try await images.process(part.content)
-        if let declared = Self.declaredFormat(filename: part.filename, contentType: part.contentType), declared != processed.format {
-            throw MarketError.badRequest("An image named or labelled \(declared.rawValue.uppercased()) holds a \(processed.format.rawValue.uppercased()).")
+        let processed: ProcessedMarketImage
+        do {
+            processed = try await images.process(part.content)
+        } catch let refusal as MarketImageRefusal {
+            throw refusal.error(position: position, filename: part.filename)
         }
         let image = StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: processed.format, byteCount: part.content.readableBytes)
         try await storage.save(part.content, as: image.original)
@@ -98,22 +103,6 @@ struct MarketProducts: Sendable {
     static func isPlainFileName(_ name: String) -> Bool {
         !name.contains("/") && !name.contains("\\") && name != ".." && !name.hasPrefix("../")
             && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-    }
-
-    /// What the file name's extension or the part's `Content-Type` claims, when either names JPEG or PNG.
-    static func declaredFormat(filename: String?, contentType: String?) -> MarketImageFormat? {
-        let type = contentType.map { HeaderParameters($0).value }
-        switch type {
-        case "image/jpeg", "image/jpg", "image/pjpeg": return .jpeg
-        case "image/png": return .png
-        default: break
-        }
-        let fileExtension = filename.flatMap { name in name.split(separator: ".").count > 1 ? name.split(separator: ".").last?.lowercased() : nil }
-        switch fileExtension {
-        case "jpg", "jpeg", "jpe": return .jpeg
-        case "png": return .png
-        default: return nil
-        }
     }
 
     // MARK: - Modify

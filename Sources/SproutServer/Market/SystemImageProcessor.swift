@@ -26,11 +26,11 @@ struct SystemImageProcessor: MarketImageProcessing {
         case .success(let image):
             return ProcessedMarketImage(format: image.format == .jpeg ? .jpeg : .png, thumbnail: ByteBuffer(bytes: image.thumbnail))
         case .failure(.notAnImage):
-            throw MarketError.badRequest("An image is neither a JPEG nor a PNG.")
+            throw MarketImageRefusal.notAnImage
         case .failure(.unreadable):
-            throw MarketError.badRequest("An image could not be decoded in full (truncated or corrupt).")
+            throw MarketImageRefusal.unreadable
         case .failure(.tooManyPixels(let width, let height)):
-            throw MarketError.badRequest("An image of \(width)×\(height) pixels is larger than \(limits.maximumPixels / 1_000_000) megapixels.")
+            throw MarketImageRefusal.tooManyPixels(width: width, height: height, maximumMegapixels: limits.maximumPixels / 1_000_000)
         }
     }
 }

@@ -45,6 +45,51 @@ import Testing
         }
     }
 
+    /// The v3 app labels every photo `image001.jpeg`, `image/jpeg`, whatever it holds: the bytes decide what is
+    /// stored and served.
+    @Test(arguments: storages)
+    func aPNGLabelledJPEGIsAcceptedAndServedAsThePNGItIs(storage: MarketImageStorageKind) async throws {
+        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, _ in
+            let vendor = try await client.makeVendor("labeller")
+            let png = try TestImages.png(width: 500, height: 400)
+            let jpeg = try TestImages.jpeg(width: 320, height: 240)
+            let params = #"{"name": "라벨 틀린 사진", "description": "v3", "price": 1000, "currency": "KRW", "secret": "\#(vendor.secret)"}"#
+            let response = try await client.register(parts: [
+                .params(params, contentType: "application/json"),
+                .image(png, filename: "image001.jpeg", contentType: "image/jpeg"),
+                .image(jpeg, filename: "image002.png", contentType: "image/png"),
+                .image(png, filename: "image003", contentType: "application/octet-stream"),
+            ], identifier: vendor.identifier)
+            #expect(response.status == .created, "\(response.text)")
+            let images = try #require(response.json?["images"]?.array)
+            let expected: [(bytes: [UInt8], type: String, fileExtension: String)] = [(png, "image/png", ".png"), (jpeg, "image/jpeg", ".jpg"), (png, "image/png", ".png")]
+            for (image, expectation) in zip(images, expected) {
+                let url = try #require(image["url"]?.string)
+                let thumbnailURL = try #require(image["thumbnail_url"]?.string)
+                #expect(url.hasSuffix(expectation.fileExtension) && thumbnailURL.hasSuffix(expectation.fileExtension), "\(url)")
+                let original = try await client.fetchImage(url)
+                #expect(original.body == expectation.bytes && original.headers[.contentType] == expectation.type)
+                let thumbnail = try await client.fetchImage(thumbnailURL)
+                #expect(thumbnail.headers[.contentType] == expectation.type && ImageProcessor.format(of: thumbnail.body)?.mediaType == expectation.type)
+            }
+        }
+    }
+
+    @Test func aRefusedPictureIsNamedByPositionAndFileName() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("namer")
+            let jpeg = try TestImages.jpeg(width: 100, height: 100)
+            let params = #"{"name": "이름 붙은 거절", "price": 1000, "currency": "KRW", "secret": "\#(vendor.secret)"}"#
+            let heic = try await client.register(parts: [
+                .params(params), .image(jpeg, filename: "one.jpg"), .image(jpeg, filename: "two.jpg"),
+                .image(Array("\0\0\0\u{18}ftypheic".utf8), filename: "photo.heic", contentType: "image/heic"),
+            ], identifier: vendor.identifier)
+            #expect(heic.status == .badRequest && heic.json?["message"]?.string == "image 3 (photo.heic) is neither a JPEG nor a PNG.", "\(heic.text)")
+            let truncated = try await client.register(parts: [.params(params), .image(Array(jpeg.prefix(200)), filename: "half.jpg")], identifier: vendor.identifier)
+            #expect(truncated.json?["message"]?.string == "image 1 (half.jpg) could not be decoded in full (truncated or corrupt).", "\(truncated.text)")
+        }
+    }
+
     @Test(arguments: storages)
     func imagesCarryTypeETagAndLongCachingAndAnswer304(storage: MarketImageStorageKind) async throws {
         try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, _ in

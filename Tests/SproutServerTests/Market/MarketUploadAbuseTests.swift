@@ -16,8 +16,7 @@ import Testing
         let cases: [(String, @Sendable (TestVendor) throws -> [TestPart])] = [
             ("six images", { vendor in [.params(Self.params(vendor))] + Array(repeating: .image(jpeg), count: 6) }),
             ("a 10 MB image", { vendor in [.params(Self.params(vendor)), .image(tenMegabytes)] }),
-            ("a PNG named .jpg", { vendor in [.params(Self.params(vendor)), .image(png, filename: "photo.jpg", contentType: nil)] }),
-            ("a PNG labelled image/jpeg", { vendor in [.params(Self.params(vendor)), .image(png, filename: "photo", contentType: "image/jpeg")] }),
+            ("a good PNG after a HEIC", { vendor in [.params(Self.params(vendor)), .image(png, filename: "a.png"), .image(Array("....ftypheic".utf8), filename: "photo.heic", contentType: "image/heic")] }),
             ("a text file named .png", { vendor in [.params(Self.params(vendor)), .image(Array("hello, world".utf8), filename: "notes.png", contentType: "image/png")] }),
             ("a truncated JPEG", { vendor in [.params(Self.params(vendor)), .image(Array(jpeg.prefix(jpeg.count / 2)))] }),
             ("a decompression bomb", { vendor in [.params(Self.params(vendor)), .image(TestImages.pngDeclaring(width: 50_000, height: 50_000), filename: "bomb.png", contentType: "image/png")] }),
