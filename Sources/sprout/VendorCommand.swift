@@ -12,15 +12,34 @@ struct VendorCommand: AsyncParsableCommand {
     )
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make an account a vendor (once per account).")
-        @Argument(help: "The account: an id, a username or an email.") var account: String
+        static let configuration = CommandConfiguration(
+            abstract: "Make an account a vendor (once per account).",
+            discussion: """
+                To run an original Open Market app unchanged, import the vendor credentials it has compiled in:
+                  sprout vendor create --account sesac --name 새싹상회 \\
+                    --identifier cd706a3e-66db-11ec-9626-796401f2341a --secret password --vendor-id 58
+                Without --identifier, --secret or --vendor-id, new ones are issued.
+                """
+        )
+        @Argument(help: "The account: an id, a username or an email (or give it with --account).") var account: String?
+        @Option(name: .customLong("account"), help: "The account: an id, a username or an email.") var accountOption: String?
         @Option(help: "The vendor's name (2…30 characters, unique).") var name: String
+        @Option(help: "An identifier to keep instead of a new one: a UUID (an old app's compiled-in identifier).") var identifier: String?
+        @Option(help: "A secret to keep instead of a new one: 8…64 visible ASCII characters.") var secret: String?
+        @Option(name: .customLong("vendor-id"), help: "A vendor id to keep instead of the next one (a whole number, unused).") var vendorID: Int?
         @OptionGroup var data: DataOptions
 
+        func validate() throws {
+            guard (account == nil) != (accountOption == nil) else {
+                throw ValidationError("Name the account once: as an argument or with --account.")
+            }
+        }
+
         func run() async throws {
-            let (reference, name) = (account, name)
+            let (reference, name) = (account ?? accountOption ?? "", name)
+            let credentials = ImportedVendorCredentials(identifier: identifier, secret: secret, vendorID: vendorID)
             try await withVendors(data) { vendors in
-                print(try await vendors.create(account: reference, name: name).text)
+                print(try await vendors.create(account: reference, name: name, credentials: credentials).text)
             }
         }
     }

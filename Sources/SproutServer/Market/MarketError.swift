@@ -20,6 +20,8 @@ struct MarketError: HTTPResponseError {
     static let notAVendor = MarketError(status: .notFound, message: "This account is not a vendor yet.")
     static let alreadyAVendor = MarketError(status: .conflict, message: "This account is already a vendor.")
     static let vendorNameTaken = MarketError(status: .conflict, message: "This vendor name is taken.")
+    static let vendorIdentifierTaken = MarketError(status: .conflict, message: "This vendor identifier belongs to another vendor.")
+    static let vendorIDTaken = MarketError(status: .conflict, message: "This vendor id is taken.")
 
     static func unreadableBody(_ error: BodyReadingError) -> MarketError {
         MarketError(status: error.status, message: error.message)

@@ -34,11 +34,13 @@ public struct VendorAdministration: Sendable {
         vendors = MarketVendors(repository: SQLVendorRepository(executor: database.executor))
     }
 
-    /// Makes the account a vendor named `name`.
-    public func create(account reference: String, name: String) async throws -> VendorSummary {
+    /// Makes the account a vendor named `name`, keeping any `credentials` given (an old app's compiled-in ones).
+    public func create(
+        account reference: String, name: String, credentials: ImportedVendorCredentials = ImportedVendorCredentials()
+    ) async throws -> VendorSummary {
         let account = try await accounts.account(reference)
         do {
-            return VendorSummary(try await vendors.create(accountID: account.id, name: name))
+            return VendorSummary(try await vendors.create(accountID: account.id, name: name, credentials: credentials))
         } catch let error as MarketError {
             throw VendorAdministrationError.refused(error.message)
         }
