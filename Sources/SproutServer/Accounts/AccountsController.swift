@@ -4,7 +4,7 @@ import SproutWire
 
 /// Strapi's users-permissions routes: `/auth/local/register`, `/auth/local`, `/users/me`, and the SeSAC server's
 /// `/custom/change-password`.
-struct AccountsController<Context: RemoteAddressRequestContext> {
+struct AccountsController<Context: ClientOriginRequestContext> {
     let service: AccountsService
     let authenticator: AccountAuthenticator
     let activity: any AccountActivity
@@ -29,7 +29,7 @@ struct AccountsController<Context: RemoteAddressRequestContext> {
 
     @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
         let input = try AccountInput.login(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let account = try await service.logIn(input, address: context.clientAddress)
+        let account = try await service.logIn(input, address: context.client.address)
         let token = try await service.tokens.issue(accountID: account.id)
         let user = StrapiUserJSON(account, activity: try await activity.activity(ofAccount: account.id))
         return try Response.json(StrapiAuthJSON(jwt: token, user: user))
@@ -38,7 +38,7 @@ struct AccountsController<Context: RemoteAddressRequestContext> {
     @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
         let account = try await authenticator.strapiAccount(of: request)
         let input = try AccountInput.passwordChange(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let updated = try await service.changePassword(of: account, input, address: context.clientAddress)
+        let updated = try await service.changePassword(of: account, input, address: context.client.address)
         return try Response.json(StrapiUserJSON(updated, activity: try await activity.activity(ofAccount: updated.id)))
     }
 

@@ -19,10 +19,3 @@ extension Request {
         try await bodyFields(limit: limit, refusal: StrapiError.unreadableBody)
     }
 }
-
-extension RemoteAddressRequestContext {
-    /// The peer's IP address, for the login limiter ("unknown" for in-process test requests).
-    var clientAddress: String {
-        remoteAddress?.ipAddress ?? "unknown"
-    }
-}

@@ -4,7 +4,7 @@ import Logging
 
 /// Logs one line per request with its request id, and returns that id in `X-Request-ID`. An id sent by a
 /// proxy in `X-Request-ID` is kept, so one request can be followed across systems.
-struct RequestLoggingMiddleware<Context: RequestContext>: RouterMiddleware {
+struct RequestLoggingMiddleware<Context: ClientOriginRequestContext>: RouterMiddleware {
     static var requestIDHeader: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -20,20 +20,21 @@ struct RequestLoggingMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             // Errors are rendered further in; one that still arrives here is logged with the status it will get.
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            log(request, status: status, since: started, logger: context.logger)
+            log(request, status: status, since: started, context: context)
             throw error
         }
         response.headers[Self.requestIDHeader] = requestID
-        log(request, status: response.status, since: started, logger: context.logger)
+        log(request, status: response.status, since: started, context: context)
         return response
     }
 
-    private func log(_ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, logger: Logger) {
+    /// One line per request with the client's address (a trusted proxy's client, not the proxy).
+    private func log(_ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, context: Context) {
         let elapsed = started.duration(to: .now)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info(
+        context.logger.info(
             "\(request.method) \(request.uri.path) \(status.code)",
-            metadata: ["duration_ms": .string(String(format: "%.2f", milliseconds))]
+            metadata: ["duration_ms": .string(String(format: "%.2f", milliseconds)), "client": .string(context.client.address)]
         )
     }
 

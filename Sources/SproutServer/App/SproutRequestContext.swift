@@ -3,13 +3,16 @@ import Hummingbird
 import NIOCore
 
 /// The per-request context shared by every service's routes.
-public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext {
+public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext, ClientOriginRequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The peer's address (the login limiter counts failures per address).
+    /// The peer's address: the client's, or a reverse proxy's (`client` says whose request it is).
     public let remoteAddress: SocketAddress?
+    /// The client: the peer, or the one a trusted proxy names (`ClientOriginMiddleware`).
+    public var client: ClientOrigin
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        client = ClientOrigin(address: remoteAddress?.ipAddress ?? "unknown", isHTTPS: false)
     }
 }

@@ -10,7 +10,7 @@ import Hummingbird
 /// - `POST /web/account` signs up (`username`, `email`, `password`) and signs in at once.
 /// The rules, the login limiter and the error bodies are `AccountsService`'s, exactly as on `/auth/local`.
 /// Password changes use the API's `/custom/change-password`, which accepts the cookie.
-struct WebSessionController<Context: RemoteAddressRequestContext> {
+struct WebSessionController<Context: ClientOriginRequestContext> {
     let service: AccountsService
     let sessions: WebSessions
     let authenticator: AccountAuthenticator
@@ -62,15 +62,15 @@ struct WebSessionController<Context: RemoteAddressRequestContext> {
     @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
         try refuseOtherSites(request)
         let input = try AccountInput.login(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let account = try await service.logIn(input, address: context.clientAddress)
-        return try await signIn(account, replacing: request)
+        let account = try await service.logIn(input, address: context.client.address)
+        return try await signIn(account, replacing: request, context: context)
     }
 
     @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
         try refuseOtherSites(request)
         let input = try AccountInput.registration(from: try await request.strapiBodyFields(limit: maxBodySize))
         let account = try await service.register(input)
-        return try await signIn(account, replacing: request)
+        return try await signIn(account, replacing: request, context: context)
     }
 
     /// Always answers 200 and clears the cookie, even when the session had already ended: logging out twice
@@ -80,18 +80,18 @@ struct WebSessionController<Context: RemoteAddressRequestContext> {
             try await sessions.end(token: token)
         }
         var response = try Response.json(SessionBody(user: nil))
-        response.headers[.setCookie] = cookie.clearing
+        response.headers[.setCookie] = cookie.clearing(overHTTPS: context.client.isHTTPS)
         return response
     }
 
     /// Starts a new session; a session the browser still had is ended first, so one browser holds one session.
-    private func signIn(_ account: Account, replacing request: Request) async throws -> Response {
+    private func signIn(_ account: Account, replacing request: Request, context: Context) async throws -> Response {
         if let old = request.cookieValue(named: WebSessions.cookieName) {
             try await sessions.end(token: old)
         }
         let token = try await sessions.start(accountID: account.id)
         var response = try Response.json(SessionBody(user: SessionUser(account)))
-        response.headers[.setCookie] = cookie.setting(token)
+        response.headers[.setCookie] = cookie.setting(token, overHTTPS: context.client.isHTTPS)
         return response
     }
 
