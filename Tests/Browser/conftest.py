@@ -322,9 +322,12 @@ def server(binary, tmp_path, request, server_env):
     log = open(tmp_path / "server.log", "wb")
     env = {**os.environ, "LOG_LEVEL": "warning"}
     env.pop("PUBLIC_URL", None)
-    for name in ("OPENWEATHER_API_KEY", "OPENWEATHER_BASE_URL"):  # no real weather service, unless a test names one
+    for name in ("OPENWEATHER_API_KEY", "OPENWEATHER_BASE_URL", "OPEN_METEO_BASE_URL", "TRUSTED_PROXIES"):
         env.pop(name, None)
+    env.pop("WEATHER_PROVIDER", None)
     env.update(server_env)
+    if "OPENWEATHER_API_KEY" not in server_env and "WEATHER_PROVIDER" not in server_env:
+        env["WEATHER_PROVIDER"] = "off"  # no real weather service, unless a test names one (its server_env)
     public_url = request.node.get_closest_marker("public_url")
     if public_url:
         env["PUBLIC_URL"] = public_url.args[0]

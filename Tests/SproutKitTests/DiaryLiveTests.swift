@@ -140,7 +140,7 @@ import Testing
             await store.weatherRequestsFinished()
             #expect(locator.calls == 1)
             let entry = try #require(store.entry(id: editor.id))
-            // The test server has no OpenWeather key: 503, and the entry is saved without weather.
+            // The test server has weather turned off: 503, and the entry is saved without weather.
             guard case .failed(let error)? = store.lastWeatherOutcome else {
                 Issue.record("expected the weather to fail, got \(String(describing: store.lastWeatherOutcome))")
                 return

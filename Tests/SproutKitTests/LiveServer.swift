@@ -34,6 +34,8 @@ func withLiveServerAndDatabase<Value: Sendable>(
     // bcrypt's lowest cost: the cost is not what these tests are about.
     configuration.passwordHashCost = 4
     configuration.boardAPIToken = boardAPIToken
+    // No real weather service from a test: weather answers 503, and the kit must save entries without it.
+    configuration.weather.provider = .off
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = buildApplication(
         configuration,

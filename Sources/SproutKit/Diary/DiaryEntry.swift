@@ -1,8 +1,8 @@
 import Foundation
 import SproutWire
 
-/// The weather attached to an entry: OpenWeather's `main`, `description`, `icon` and the temperature in °C, as
-/// the server answered it. The kit never makes weather up.
+/// The weather attached to an entry: OpenWeather's `main` and `icon`, with `description` and the temperature in
+/// °C when the writer had them, as the server answered it. The kit never makes weather up.
 public typealias DiaryWeather = DiaryWeatherJSON
 
 /// One diary entry as this device keeps it.

@@ -44,6 +44,7 @@ public func buildApplication(
 func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.trustedProxies))
     router.add(middleware: RequestLoggingMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorRenderingMiddleware())

@@ -30,13 +30,12 @@ public struct SproutConfiguration: Sendable {
     /// `BOARD_API_TOKEN`: a static Bearer token that reads every board (as the Mail Plug app's hard-coded one did);
     /// it writes nothing and owns nothing. Unset: only account tokens work.
     public var boardAPIToken: String?
-    /// `OPENWEATHER_API_KEY`: the server's OpenWeather key for `/api/weather`. Unset or empty: weather answers 503.
-    public var openWeatherAPIKey: String?
-    /// `OPENWEATHER_BASE_URL`: where OpenWeather is (tests point it at a fake upstream).
-    public var openWeatherBaseURL = "https://api.openweathermap.org"
-    /// How long one weather call may take, answer included (5 s; tests shorten it).
-    public var weatherTimeout: Duration = .seconds(5)
-
+    /// `TRUSTED_PROXIES`: reverse proxies (addresses and CIDR networks) whose `X-Forwarded-For` and
+    /// `X-Forwarded-Proto` name the client. Empty by default: those headers are ignored.
+    public var trustedProxies = TrustedProxies.none
+    /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`: where `/api/weather`
+    /// gets current weather (Open-Meteo unless an OpenWeather key is set).
+    public var weather = WeatherSettings()
     public init(
         hostname: String = "127.0.0.1",
         port: Int = 8080,
@@ -62,8 +61,8 @@ public struct SproutConfiguration: Sendable {
     }
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
-    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`,
-    /// `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`;
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`,
+    /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -77,10 +76,13 @@ public struct SproutConfiguration: Sendable {
         }
         let resolvedPort: Int
         if let port {
+            guard Self.ports.contains(port) else {
+                throw ConfigurationError("--port must be a number from 1 to 65535, got \(port)")
+            }
             resolvedPort = port
         } else if let raw = value("PORT") {
-            guard let parsed = Int(raw), (0...65535).contains(parsed) else {
-                throw ConfigurationError("PORT must be a number from 0 to 65535, got '\(raw)'")
+            guard let parsed = Int(raw), Self.ports.contains(parsed) else {
+                throw ConfigurationError("PORT must be a number from 1 to 65535, got '\(raw)'")
             }
             resolvedPort = parsed
         } else {
@@ -149,15 +151,13 @@ public struct SproutConfiguration: Sendable {
             configuration.marketMaxImageBytes = parsed
         }
         configuration.boardAPIToken = value("BOARD_API_TOKEN")
-        configuration.openWeatherAPIKey = value("OPENWEATHER_API_KEY")
-        if let raw = value("OPENWEATHER_BASE_URL") {
-            guard let url = URLComponents(string: raw), url.scheme == "https" || url.scheme == "http", url.host?.isEmpty == false else {
-                throw ConfigurationError("OPENWEATHER_BASE_URL must be an http(s) URL, got '\(raw)'")
-            }
-            configuration.openWeatherBaseURL = raw
-        }
+        configuration.weather = try WeatherSettings.fromEnvironment(value)
+        if let raw = value("TRUSTED_PROXIES") { configuration.trustedProxies = try TrustedProxies(parsing: raw) }
         return configuration
     }
+
+    /// The ports a person may choose (0, "any free port", is for tests, which set it in code).
+    public static let ports = 1...65535
 
     /// Where the data lives, chosen from `databaseURL` and `dataDirectory`.
     public var databaseSettings: DatabaseSettings {

@@ -102,7 +102,7 @@ struct DiaryWriteBody: Decodable {
                 weather = .remove
             } else {
                 guard let fields = try? container.nestedContainer(keyedBy: WeatherKey.self, forKey: .weather) else {
-                    throw DiaryError.badRequest("weather must be an object {main, description, icon, tempC} or null.")
+                    throw DiaryError.badRequest("weather must be an object {main, icon} (description and tempC optional) or null.")
                 }
                 weather = .set(try Self.weather(fields))
             }
@@ -111,20 +111,34 @@ struct DiaryWriteBody: Decodable {
     }
 
     /// Checked as any weather the server would keep: OpenWeather's words and icon codes, a plausible temperature.
+    /// `main` and `icon` are the contract's; `description` and `tempC` are extras, kept exactly when sent.
     private static func weather(_ container: KeyedDecodingContainer<WeatherKey>) throws -> DiaryWeather {
         guard let main = try? container.decode(String.self, forKey: .main), (1...40).contains(main.count), !main.contains("\u{0}") else {
             throw DiaryError.badRequest("weather.main must be text of 1 to 40 characters.")
         }
-        guard let description = try? container.decode(String.self, forKey: .description), description.count <= 200, !description.contains("\u{0}") else {
-            throw DiaryError.badRequest("weather.description must be text of at most 200 characters.")
-        }
         guard let icon = try? container.decode(String.self, forKey: .icon), WeatherIcon.isValid(icon) else {
             throw DiaryError.badRequest("weather.icon must be an OpenWeather icon code such as 02n.")
         }
-        guard let tempC = try? container.decode(Double.self, forKey: .tempC), (-150...150).contains(tempC) else {
-            throw DiaryError.badRequest("weather.tempC must be a number from -150 to 150.")
+        var description: String?
+        if try !Self.isAbsent(container, .description) {
+            guard let text = try? container.decode(String.self, forKey: .description), text.count <= 200, !text.contains("\u{0}") else {
+                throw DiaryError.badRequest("weather.description, when given, must be text of at most 200 characters.")
+            }
+            description = text
         }
-        return DiaryWeather(main: main, description: description, icon: icon, tempC: (tempC * 10).rounded() / 10)
+        var tempC: Double?
+        if try !Self.isAbsent(container, .tempC) {
+            guard let degrees = try? container.decode(Double.self, forKey: .tempC), (-150...150).contains(degrees) else {
+                throw DiaryError.badRequest("weather.tempC, when given, must be a number from -150 to 150.")
+            }
+            tempC = (degrees * 10).rounded() / 10
+        }
+        return DiaryWeather(main: main, description: description, icon: icon, tempC: tempC)
+    }
+
+    /// A key left out or sent as `null`: an optional extra the writer does not have.
+    private static func isAbsent(_ container: KeyedDecodingContainer<WeatherKey>, _ key: WeatherKey) throws -> Bool {
+        try !container.contains(key) || container.decodeNil(forKey: key)
     }
 
     private static func text(_ container: KeyedDecodingContainer<Key>, _ key: Key, required: Bool, maximum: Int) throws -> String? {

@@ -1,15 +1,16 @@
 import SproutWire
 
-/// The weather kept with an entry (OpenWeather's `weather[0].main`, `description`, `icon`, and °C).
+/// The weather kept with an entry: `main` and `icon` as the contract has them (OpenWeather's `weather[0].main` and
+/// `icon`), and the optional extras `description` and °C, kept only when the writer sent them.
 struct DiaryWeather: Sendable, Equatable {
     var main: String
-    var description: String
+    var description: String?
     var icon: String
-    var tempC: Double
+    var tempC: Double?
 
     var json: DiaryWeatherJSON { DiaryWeatherJSON(main: main, description: description, icon: icon, tempC: tempC) }
 
-    init(main: String, description: String, icon: String, tempC: Double) {
+    init(main: String, description: String? = nil, icon: String, tempC: Double? = nil) {
         self.main = main
         self.description = description
         self.icon = icon
@@ -20,12 +21,14 @@ struct DiaryWeather: Sendable, Equatable {
         self.init(main: json.main, description: json.description, icon: json.icon, tempC: json.tempC)
     }
 
-    /// Four columns from `start`, all null when the entry has none.
+    /// Four columns from `start` (main, description, icon, °C); no weather when `main` is null.
     static func columns(of row: some SQLRow, from start: Int) throws -> DiaryWeather? {
         guard !row.isNull(start) else { return nil }
         return DiaryWeather(
-            main: try row.string(start), description: try row.string(start + 1), icon: try row.string(start + 2),
-            tempC: try row.double(start + 3)
+            main: try row.string(start),
+            description: row.isNull(start + 1) ? nil : try row.string(start + 1),
+            icon: try row.string(start + 2),
+            tempC: row.isNull(start + 3) ? nil : try row.double(start + 3)
         )
     }
 }

@@ -113,8 +113,8 @@ struct SQLDiaryRepository: Sendable {
             RETURNING \(DiaryEntry.columns)
             """, binds: [
                 .int(accountID), .text(id), .text(content.title), .text(content.body), .int(content.createdMilliseconds),
-                weather.map { .text($0.main) } ?? .null, weather.map { .text($0.description) } ?? .null,
-                weather.map { .text($0.icon) } ?? .null, weather.map { .double($0.tempC) } ?? .null,
+                weather.map { .text($0.main) } ?? .null, weather?.description.map { .text($0) } ?? .null,
+                weather.map { .text($0.icon) } ?? .null, weather?.tempC.map { .double($0) } ?? .null,
                 base.map { .int($0) } ?? .null, .int(expected ?? -1),
             ])
     }

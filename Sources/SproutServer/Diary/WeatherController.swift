@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SproutWire
 
-/// `GET /api/weather?lat=&lon=` for accounts: OpenWeather's current weather through the server's key.
+/// `GET /api/weather?lat=&lon=` for accounts: the current weather from the configured provider (`WeatherService`).
 struct WeatherController<Context: RequestContext> {
     let service: WeatherService
     let callers: any CallerResolving

@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import SproutWire
 
-/// The weather for a place: from the shared cache when it is under 10 minutes old, else from OpenWeather.
-/// Never made up: without a key, or when the upstream fails, the caller hears so (503, 502).
+/// The weather for a place: from the shared cache when it is under 10 minutes old, else from the configured
+/// provider (OpenWeather with the server's key, or Open-Meteo without one). Never made up: with weather off, or when
+/// the provider fails, the caller hears so (503, 502).
 struct WeatherService: Sendable {
-    /// nil when no `OPENWEATHER_API_KEY` is configured.
+    /// nil when weather is off (`WEATHER_PROVIDER=off`).
     let upstream: (any WeatherUpstream)?
     let cache: SQLWeatherCache
     let logger: Logger
@@ -18,36 +19,66 @@ struct WeatherService: Sendable {
         self.logger = logger
     }
 
-    /// OpenWeather with the configured key, or none.
+    /// The provider the configuration chooses (`WeatherSettings.provider`).
     init(_ configuration: SproutConfiguration, executor: any SQLExecutor, logger: Logger) {
-        let upstream = configuration.openWeatherAPIKey.flatMap { key in
-            key.isEmpty ? nil : OpenWeatherClient(
-                baseURL: configuration.openWeatherBaseURL, apiKey: key, timeout: configuration.weatherTimeout, httpClient: .shared
-            )
+        let settings = configuration.weather
+        let upstream: (any WeatherUpstream)?
+        switch settings.provider {
+        case .openWeather(let key):
+            upstream = OpenWeatherClient(baseURL: settings.openWeatherBaseURL, apiKey: key, timeout: settings.timeout, httpClient: .shared)
+        case .openMeteo:
+            upstream = OpenMeteoClient(baseURL: settings.openMeteoBaseURL, timeout: settings.timeout, httpClient: .shared)
+        case .off:
+            upstream = nil
         }
         self.init(upstream: upstream, cache: SQLWeatherCache(executor: executor), logger: logger)
     }
 
-    static let notConfigured = DiaryError(
+    static let turnedOff = DiaryError(
         status: .serviceUnavailable,
-        message: "Weather is not available: this server has no OpenWeather API key (OPENWEATHER_API_KEY)."
+        message: "Weather is turned off on this server (WEATHER_PROVIDER=off); set OPENWEATHER_API_KEY or WEATHER_PROVIDER=open-meteo."
     )
 
-    func weather(at location: WeatherLocation, now: Date) async throws -> DiaryWeather {
-        guard let upstream else { throw Self.notConfigured }
+    func weather(at location: WeatherLocation, now: Date) async throws -> CurrentWeather {
+        guard let upstream else { throw Self.turnedOff }
         let nowMilliseconds = Int(DiaryTimestamp.milliseconds(of: now))
         if let cached = try await cache.weather(at: location.key, fetchedAfter: nowMilliseconds - Self.freshFor) {
             return cached
         }
-        let weather: DiaryWeather
+        let weather: CurrentWeather
         do {
             weather = try await upstream.currentWeather(at: location)
         } catch {
-            logger.warning("weather upstream failed", metadata: ["location": "\(location.key)", "reason": "\(error.reason)"])
-            throw DiaryError(status: .badGateway, message: "The weather service did not answer properly (\(error.reason)); try again later.")
+            logger.warning("weather upstream failed", metadata: [
+                "provider": "\(upstream.name)", "location": "\(location.key)", "reason": "\(error.reason)",
+            ])
+            throw DiaryError(status: .badGateway, message: "The weather service (\(upstream.name)) did not answer properly (\(error.reason)); try again later.")
         }
         try await cache.keep(weather, at: location.key, fetchedAt: nowMilliseconds, forgettingBefore: nowMilliseconds - Self.freshFor)
         return weather
+    }
+}
+
+/// The weather a provider measured for a place: every field known (an answer lacking one is no weather).
+struct CurrentWeather: Sendable, Equatable {
+    /// OpenWeather's group word (`Clouds`); Open-Meteo's code mapped to it (`WMOWeatherCode`).
+    var main: String
+    /// OpenWeather's words (`few clouds`), or the WMO code's.
+    var description: String
+    /// OpenWeather's icon code, day or night.
+    var icon: String
+    /// Degrees Celsius, one decimal.
+    var tempC: Double
+
+    var json: DiaryWeatherJSON { DiaryWeatherJSON(main: main, description: description, icon: icon, tempC: tempC) }
+
+    /// Checked as every provider's answer is: a known icon, words of sane length, a temperature on Earth.
+    static func checked(main: String, description: String, icon: String, tempC: Double) throws -> CurrentWeather {
+        let rounded = (tempC * 10).rounded() / 10
+        guard WeatherIcon.isValid(icon), (1...40).contains(main.count), description.count <= 200, (-150...150).contains(rounded) else {
+            throw WeatherUpstreamFailure(reason: "an answer out of range")
+        }
+        return CurrentWeather(main: main, description: description, icon: icon, tempC: rounded)
     }
 }
 
@@ -75,7 +106,7 @@ struct WeatherLocation: Sendable, Equatable {
     }
 }
 
-/// Why the upstream gave no weather, for the log and the 502's message (never the URL: it holds the key).
+/// Why the upstream gave no weather, for the log and the 502's message (never the URL: it may hold a key).
 struct WeatherUpstreamFailure: Error {
     let reason: String
 }
@@ -84,16 +115,19 @@ extension Error {
     fileprivate var reason: String { (self as? WeatherUpstreamFailure)?.reason ?? "no answer" }
 }
 
-/// Where current weather comes from (OpenWeather; a fake upstream in tests is the same client at another URL).
+/// Where current weather comes from (OpenWeather or Open-Meteo; a fake upstream in tests is the same client at
+/// another URL).
 protocol WeatherUpstream: Sendable {
-    func currentWeather(at location: WeatherLocation) async throws -> DiaryWeather
+    /// The provider's name, for logs and the 502's message.
+    var name: String { get }
+    func currentWeather(at location: WeatherLocation) async throws -> CurrentWeather
 }
 
 /// The shared cache: one row per rounded location, so every server process on one database uses it.
 struct SQLWeatherCache: Sendable {
     let executor: any SQLExecutor
 
-    func weather(at key: String, fetchedAfter: Int) async throws -> DiaryWeather? {
+    func weather(at key: String, fetchedAfter: Int) async throws -> CurrentWeather? {
         try await executor.readFirst(SQLStatement(
             "SELECT main, description, icon, temp_c FROM weather_cache WHERE location = $1 AND fetched_ms > $2",
             .text(key), .int(fetchedAfter)
@@ -101,7 +135,7 @@ struct SQLWeatherCache: Sendable {
     }
 
     /// Keeps a fresh answer and forgets the stale ones (a small table: one row per place asked in 10 minutes).
-    func keep(_ weather: DiaryWeather, at key: String, fetchedAt: Int, forgettingBefore: Int) async throws {
+    func keep(_ weather: CurrentWeather, at key: String, fetchedAt: Int, forgettingBefore: Int) async throws {
         try await executor.writeAll([
             SQLStatement("DELETE FROM weather_cache WHERE fetched_ms <= $1", .int(forgettingBefore)),
             SQLStatement("""
@@ -113,9 +147,9 @@ struct SQLWeatherCache: Sendable {
     }
 
     private struct CachedWeather: SQLRowDecodable {
-        let weather: DiaryWeather
+        let weather: CurrentWeather
         init(row: some SQLRow) throws {
-            weather = DiaryWeather(main: try row.string(0), description: try row.string(1), icon: try row.string(2), tempC: try row.double(3))
+            weather = CurrentWeather(main: try row.string(0), description: try row.string(1), icon: try row.string(2), tempC: try row.double(3))
         }
     }
 }

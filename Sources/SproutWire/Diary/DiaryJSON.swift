@@ -1,16 +1,19 @@
 /// The weather attached to an entry, and what `GET /api/weather` answers.
+///
+/// The contract's weather is `{"main", "icon"}`; `description` and `tempC` are optional extras, kept and answered
+/// back only when they were sent (a nil one is left out of the JSON, not written as `null`).
 public struct DiaryWeatherJSON: Codable, Sendable, Equatable, Hashable {
     /// OpenWeather's group: `Clear`, `Clouds`, `Rain`, …
     public var main: String
-    /// OpenWeather's words for it: `few clouds`.
-    public var description: String
+    /// OpenWeather's words for it, `few clouds`, when known.
+    public var description: String?
     /// OpenWeather's icon code, `01d` … `50n` (`d` day, `n` night).
     public var icon: String
-    /// Degrees Celsius, one decimal.
-    public var tempC: Double
+    /// Degrees Celsius, one decimal, when known.
+    public var tempC: Double?
 
     /// Weather from its parts.
-    public init(main: String, description: String, icon: String, tempC: Double) {
+    public init(main: String, description: String? = nil, icon: String, tempC: Double? = nil) {
         self.main = main
         self.description = description
         self.icon = icon

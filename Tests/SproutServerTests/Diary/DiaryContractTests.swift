@@ -41,6 +41,38 @@ import Testing
         }
     }
 
+    /// The contract's weather is `{"main", "icon"}`: the seed app sends no description or temperature.
+    @Test func weatherOfMainAndIconAloneIsKeptAndAnsweredBackAsSent() async throws {
+        try await withTestApp { client, _ in
+            let account = try await client.signUp("diarist")
+            let id = DiaryTest.newID()
+            let put = try await client.diary(.put, "/api/diary/entries/\(id)", body: #"{"title": "비 오는 날", "body": "", "weather": {"main": "Rain", "icon": "10d"}}"#, as: account)
+            #expect(put.status == .created, "\(put.message ?? "")")
+            let answered = String(decoding: put.body, as: UTF8.self)
+            #expect(answered.contains(#""weather":{"icon":"10d","main":"Rain"}"#), "\(answered)")
+            #expect(try put.entry.weather == DiaryWeatherJSON(main: "Rain", icon: "10d"))
+
+            let shown = try await client.diary(.get, "/api/diary/entries/\(id)", as: account)
+            #expect(String(decoding: shown.body, as: UTF8.self).contains(#""weather":{"icon":"10d","main":"Rain"}"#))
+            let listed = try await client.diary(.get, "/api/diary/entries", as: account).decode(DiaryPageJSON.self)
+            #expect(listed.entries.first?.weather == DiaryWeatherJSON(main: "Rain", icon: "10d"))
+
+            // Extras sent as null are the same as left out; one extra alone is kept alone.
+            let nulls = try await client.diary(.put, "/api/diary/entries/\(id)", body: #"{"title": "비 오는 날", "body": "", "weather": {"main": "Rain", "icon": "10d", "description": null, "tempC": null}}"#, as: account)
+            #expect(try nulls.status == .ok && nulls.entry.weather == DiaryWeatherJSON(main: "Rain", icon: "10d"))
+            let warm = try await client.diary(.put, "/api/diary/entries/\(id)", body: #"{"title": "비 오는 날", "body": "", "weather": {"main": "Rain", "icon": "10n", "tempC": 21.04}}"#, as: account)
+            #expect(try warm.entry.weather == DiaryWeatherJSON(main: "Rain", icon: "10n", tempC: 21.0))
+
+            // main and icon stay required; a wrong extra is still named.
+            for (body, words) in [(#"{"main": "Rain"}"#, "weather.icon"), (#"{"icon": "10d"}"#, "weather.main"),
+                                  (#"{"main": "Rain", "icon": "10d", "tempC": "warm"}"#, "weather.tempC"),
+                                  (#"{"main": "Rain", "icon": "10d", "description": 3}"#, "weather.description")] {
+                let refused = try await client.diary(.put, "/api/diary/entries/\(id)", body: #"{"title": "t", "weather": \#(body)}"#, as: account)
+                #expect(refused.status == .badRequest && (refused.message ?? "").contains(words), "\(body): \(refused.message ?? "")")
+            }
+        }
+    }
+
     @Test func deleteLeavesATombstoneThatAPutBringsBack() async throws {
         try await withTestApp { client, _ in
             let account = try await client.signUp("diarist")

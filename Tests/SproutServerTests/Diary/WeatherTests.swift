@@ -10,14 +10,15 @@ import Testing
 @Suite struct WeatherTests {
     private func withWeather(
         key: String? = "test-key", timeout: Duration = .seconds(5),
-        _ body: @escaping @Sendable (any TestClientProtocol, SproutDatabase, TestAccount, FakeOpenWeather, String) async throws -> Void
+        _ body: @escaping @Sendable (any TestClientProtocol, SproutDatabase, TestAccount, FakeWeatherUpstream, String) async throws -> Void
     ) async throws {
-        let upstream = FakeOpenWeather()
+        let upstream = FakeWeatherUpstream()
         try await upstream.run { base in
             try await withTestApp(configure: {
-                $0.openWeatherAPIKey = key
-                $0.openWeatherBaseURL = base
-                $0.weatherTimeout = timeout
+                $0.weather.provider = key.map { .openWeather(apiKey: $0) } ?? .off
+                $0.weather.openWeatherBaseURL = base
+                $0.weather.openMeteoBaseURL = base
+                $0.weather.timeout = timeout
             }) { client, database in
                 let account = try await client.signUp("weatherer")
                 try await body(client, database, account, upstream, base)
@@ -48,7 +49,7 @@ import Testing
     @Test func anotherServerProcessOnTheDatabaseSharesTheCache() async throws {
         try await withWeather { client, database, account, upstream, base in
             #expect(try await client.diary(.get, "/api/weather?lat=-33.87&lon=151.21", as: account).status == .ok)
-            let second = try database.secondProcess { $0.openWeatherAPIKey = "test-key"; $0.openWeatherBaseURL = base }
+            let second = try database.secondProcess { $0.weather.provider = .openWeather(apiKey: "test-key"); $0.weather.openWeatherBaseURL = base }
             let status = try await second.test(.router) { other in
                 try await other.diary(.get, "/api/weather?lat=-33.871&lon=151.209", as: account).status
             }
@@ -58,7 +59,7 @@ import Testing
 
     @Test func everyUpstreamFailureIsA502AndIsNotCached() async throws {
         try await withWeather { client, _, account, upstream, _ in
-            for (mode, words) in [(FakeOpenWeather.Mode.status(401), "HTTP 401"), (.status(500), "HTTP 500"), (.status(429), "HTTP 429"), (.garbage, "without weather")] {
+            for (mode, words) in [(FakeWeatherUpstream.Mode.status(401), "HTTP 401"), (.status(500), "HTTP 500"), (.status(429), "HTTP 429"), (.garbage, "without weather")] {
                 upstream.set(mode)
                 let answer = try await client.diary(.get, "/api/weather?lat=1&lon=2", as: account)
                 #expect(answer.status == .badGateway && (answer.message ?? "").contains(words), "\(mode): \(answer.message ?? "")")
@@ -78,18 +79,71 @@ import Testing
             #expect(answer.status == .badGateway && (answer.message ?? "").contains("no answer"))
             #expect(ContinuousClock.now - started < .seconds(5))
         }
-        #expect(SproutConfiguration().weatherTimeout == .seconds(5))
+        #expect(SproutConfiguration().weather.timeout == .seconds(5))
     }
 
-    @Test func withoutAKeyWeatherIsA503ThatSaysSo() async throws {
+    @Test func weatherTurnedOffIsA503ThatSaysSo() async throws {
         try await withWeather(key: nil) { client, _, account, upstream, _ in
             let answer = try await client.diary(.get, "/api/weather?lat=1&lon=2", as: account)
-            #expect(answer.status == .serviceUnavailable && (answer.message ?? "").contains("OPENWEATHER_API_KEY"))
+            #expect(answer.status == .serviceUnavailable && (answer.message ?? "").contains("WEATHER_PROVIDER=off"))
             #expect(upstream.queries.isEmpty)
         }
-        let empty = try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": ""])
-        #expect(empty.openWeatherAPIKey == nil)
-        #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["OPENWEATHER_BASE_URL": "ftp://example.com"]) }
+    }
+
+    @Test func theProviderIsOpenWeatherWithAKeyOpenMeteoWithoutOneOrAsChosen() throws {
+        #expect(try SproutConfiguration.fromEnvironment([:]).weather.provider == .openMeteo)
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": ""]).weather.provider == .openMeteo)
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1"]).weather.provider == .openWeather(apiKey: "k1"))
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1", "WEATHER_PROVIDER": "open-meteo"]).weather.provider == .openMeteo)
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1", "WEATHER_PROVIDER": "OFF"]).weather.provider == .off)
+        #expect(try SproutConfiguration.fromEnvironment(["OPEN_METEO_BASE_URL": "http://127.0.0.1:9"]).weather.openMeteoBaseURL == "http://127.0.0.1:9")
+        for broken in [["WEATHER_PROVIDER": "openweather"], ["WEATHER_PROVIDER": "yahoo"], ["OPENWEATHER_BASE_URL": "ftp://example.com"],
+                       ["OPEN_METEO_BASE_URL": "not a url"]] {
+            #expect(throws: ConfigurationError.self, "\(broken)") { try SproutConfiguration.fromEnvironment(broken) }
+        }
+    }
+
+    @Test func withoutAKeyOpenMeteoAnswersInOpenWeathersWordsAndIconsByDayAndNight() async throws {
+        let upstream = FakeWeatherUpstream()
+        try await upstream.run { base in
+            try await withTestApp(configure: {
+                // As a fresh install reads its environment: no key, so Open-Meteo (here the fake).
+                $0.weather = try! WeatherSettings.fromEnvironment(["OPEN_METEO_BASE_URL": base].lookup)
+            }) { client, database in
+                let account = try await client.signUp("weatherer")
+                upstream.setOpenMeteo(code: 61, isDay: 0, celsius: 7.26)
+                let night = try await client.diary(.get, "/api/weather?lat=37.5665&lon=126.978", as: account)
+                #expect(try night.status == .ok && night.decode(DiaryWeatherJSON.self) == DiaryWeatherJSON(main: "Rain", description: "light rain", icon: "10n", tempC: 7.3))
+                #expect(upstream.queries == [["latitude": "37.57", "longitude": "126.98", "current": "temperature_2m,weather_code,is_day"]])
+
+                // Cached like OpenWeather's answers, then asked again for another place.
+                #expect(try await client.diary(.get, "/api/weather?lat=37.5701&lon=126.9811", as: account).status == .ok)
+                #expect(upstream.queries.count == 1)
+                upstream.setOpenMeteo(code: 2, isDay: 1, celsius: -3.0)
+                let day = try await client.diary(.get, "/api/weather?lat=35.1&lon=129.04", as: account)
+                #expect(try day.decode(DiaryWeatherJSON.self) == DiaryWeatherJSON(main: "Clouds", description: "scattered clouds", icon: "03d", tempC: -3.0))
+
+                // A code outside WMO's table is no weather: 502, nothing cached, nothing guessed.
+                upstream.setOpenMeteo(code: 42, isDay: 1, celsius: 10)
+                let unknown = try await client.diary(.get, "/api/weather?lat=1&lon=2", as: account)
+                #expect(unknown.status == .badGateway && (unknown.message ?? "").contains("Open-Meteo") && (unknown.message ?? "").contains("WMO"))
+                let cached = try await database.executor.read(SQLStatement("SELECT count(*) FROM weather_cache WHERE location = '1.00,2.00'"), as: SQLInt.self)
+                #expect(cached.first?.value == 0)
+                upstream.set(.status(500))
+                #expect(try await client.diary(.get, "/api/weather?lat=1&lon=2", as: account).status == .badGateway)
+            }
+        }
+    }
+
+    @Test func everyWMOCodeReadsAsAnOpenWeatherGroupWithADayAndANightIcon() throws {
+        let groups: Set<String> = ["Clear", "Clouds", "Fog", "Drizzle", "Rain", "Snow", "Thunderstorm"]
+        for code in WMOWeatherCode.allCases {
+            let condition = code.openWeatherCondition
+            #expect(groups.contains(condition.main) && !condition.description.isEmpty, "\(code)")
+            #expect(WeatherIcon.isValid(condition.icon + "d") && WeatherIcon.isValid(condition.icon + "n"), "\(code)")
+        }
+        #expect(WMOWeatherCode.allCases.count == 28)
+        #expect(WMOWeatherCode(rawValue: 0)?.openWeatherCondition.icon == "01" && WMOWeatherCode(rawValue: 95)?.openWeatherCondition.main == "Thunderstorm")
     }
 
     @Test func badCoordinatesAreA400() async throws {
@@ -101,4 +155,9 @@ import Testing
             #expect(upstream.queries.isEmpty)
         }
     }
+}
+
+extension Dictionary where Key == String, Value == String {
+    /// The dictionary as an environment lookup (`WeatherSettings.fromEnvironment`).
+    var lookup: (String) -> String? { { self[$0] } }
 }

@@ -76,6 +76,7 @@ extension SproutDatabase {
         let database = try SproutDatabase(settings: settings, migrations: SproutMigrations.all, logger: logger)
         var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
         configuration.passwordHashCost = 4
+        configuration.weather.provider = .off
         configure(&configuration)
         return buildApplication(configuration, database: database, logger: logger)
     }

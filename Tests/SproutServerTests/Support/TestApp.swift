@@ -21,6 +21,8 @@ func withTestApp<Value: Sendable>(
     // Uploaded files go to a directory of the test's own, never to ./data.
     let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-test-data-\(UUID().uuidString)")
     configuration.dataDirectory = dataDirectory.path
+    // No test reaches a real weather service; the weather tests name their fake upstream.
+    configuration.weather.provider = .off
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }
