@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Hummingbird
 import NIOCore
 import NIOPosix
@@ -43,23 +44,41 @@ struct DataOptions: ParsableArguments {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the server (migrates the database first).")
 
-    @Option(name: .long, help: "Address to listen on (env HOST, default 127.0.0.1).")
+    @Option(name: .long, help: "Address to listen on (env HOST, default 127.0.0.1; 0.0.0.0 for every interface).")
     var hostname: String?
 
-    @Option(name: .shortAndLong, help: "Port to listen on (env PORT, default 8080).")
+    @Option(name: .shortAndLong, help: "Port to listen on, 1…65535 (env PORT, default 8080).")
     var port: Int?
 
     @OptionGroup var data: DataOptions
 
     func run() async throws {
         let configuration = try data.configuration(hostname: hostname, port: port)
+        // Before the database is opened: a taken port is one line, and nothing is created or migrated for nothing.
+        try await ListeningAddress.checkAvailable(hostname: configuration.hostname, port: configuration.port)
         try await SecretRedaction.redactingErrors(of: configuration) {
             let logger = makeLogger(level: configuration.logLevel)
-            let app = try await buildApplication(configuration, logger: logger)
+            let database = try SproutDatabase(settings: configuration.databaseSettings, migrations: SproutMigrations.all, logger: logger)
+            let app = buildApplication(configuration, database: database, logger: logger) { port in
+                await Self.greet(configuration, port: port, database: database)
+            }
             // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
             try await app.runService()
             logger.info("Sprout stopped")
         }
+    }
+
+    /// The address to click, and what to do first on an empty database; on standard output, where a person looks.
+    private static func greet(_ configuration: SproutConfiguration, port: Int, database: SproutDatabase) async {
+        var lines = ["Sprout is running: open \(ListeningAddress.browserURL(hostname: configuration.hostname, port: port)) in a browser (Ctrl-C stops it)."]
+        if configuration.publicURL != "http://\(configuration.hostname):\(configuration.port)" {
+            lines.append("Its public address (PUBLIC_URL) is \(configuration.publicURL)")
+        }
+        if (try? await FirstRun.databaseIsEmpty(database)) == true {
+            lines.append(FirstRun.seedHint)
+        }
+        // Written straight to the descriptor: print's buffer would hold it back when output goes to a file or pipe.
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }
 
@@ -125,6 +144,7 @@ struct Seed: AsyncParsableCommand {
             if let password = result.newPassword {
                 print("New demo accounts sign in with the password \(password) (shown once).")
             }
+            print("To give a demo account a password of your own: sprout account reset-password \(result.usernames[0]) --password NEW-PASSWORD")
             if boardPosts > 0 {
                 try await BoardSeeder(database: database).seed(posts: boardPosts, authors: result.usernames) { seeded in
                     print("Seeded \(seeded)/\(boardPosts) board posts")

@@ -113,9 +113,15 @@ import Testing
         #expect(withFlags.dataDirectory == "/srv/data")
     }
 
-    @Test(arguments: [["PORT": "eighty"], ["PORT": "70000"], ["DATABASE_URL": "mysql://x"], ["LOG_LEVEL": "loud"], ["MAX_BODY_SIZE": "-1"]])
+    @Test(arguments: [["PORT": "eighty"], ["PORT": "70000"], ["PORT": "0"], ["PORT": "-1"], ["DATABASE_URL": "mysql://x"], ["LOG_LEVEL": "loud"], ["MAX_BODY_SIZE": "-1"]])
     func badEnvironmentValuesAreRefusedWithAReason(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(environment) }
+    }
+
+    /// `--port 99999` once listened on 34463 (the number cut to 16 bits): every port outside 1…65535 is refused.
+    @Test(arguments: [0, -1, 65536, 99999])
+    func aPortFlagOutsideOneTo65535IsRefused(port: Int) {
+        #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment([:], port: port) }
     }
 
     @Test func passwordsAreKeptOutOfLogs() {

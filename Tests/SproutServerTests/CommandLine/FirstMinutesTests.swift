@@ -1,0 +1,68 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Testing
+
+/// A newcomer's first minutes with the `sprout` command: an address to click, a hint on an empty database, clear
+/// refusals of bad ports, and demo accounts they can sign in to.
+@Suite(.serialized) struct FirstMinutesTests {
+    @Test func serveRefusesAPortOutsideOneTo65535() async throws {
+        for port in ["99999", "0", "-5"] {  // "=" so that -5 is read as a value, not an option
+            let data = SproutProcess.temporaryDataDirectory()
+            let result = try await SproutProcess.run(["serve", "--port=\(port)", "--data-dir", data])
+            #expect(result.status != 0 && result.errors.contains("from 1 to 65535"), "\(port): \(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: data + "/sprout.sqlite"))
+        }
+        let fromEnvironment = try await SproutProcess.run(["serve", "--data-dir", SproutProcess.temporaryDataDirectory()], environment: ["PORT": "70000"])
+        #expect(fromEnvironment.status != 0 && fromEnvironment.errors.contains("PORT must be a number from 1 to 65535"))
+    }
+
+    @Test func aTakenPortIsOneClearLineBeforeTheDatabaseIsTouched() async throws {
+        let taken = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(taken.localAddress?.port)
+        let data = SproutProcess.temporaryDataDirectory()
+        let result = try await SproutProcess.run(["serve", "--port", "\(port)", "--data-dir", data])
+        try await taken.close()
+        #expect(result.status != 0)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines == ["Error: port \(port) is in use; choose another with --port or PORT"], "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: data), "the database was not created")
+    }
+
+    @Test func serveShowsItsAddressTheSeedHintAndSeedShowsItsAccounts() async throws {
+        let data = SproutProcess.temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let port = try SproutProcess.freePort()
+        let fresh = try SproutProcess(["serve", "--port", "\(port)", "--data-dir", data])
+        try await fresh.waitForOutput(containing: "sprout seed")
+        #expect(fresh.standardOutput.contains("open http://127.0.0.1:\(port)/ in a browser"), "\(fresh.standardOutput)")
+        try await fresh.stop()
+
+        let seeded = try await SproutProcess.run([
+            "seed", "--todos", "2", "--accounts", "1", "--posts", "1", "--comments", "0", "--products", "0",
+            "--board-posts", "0", "--diary-entries", "0", "--data-dir", data,
+        ])
+        #expect(seeded.status == 0, "\(seeded.errors)")
+        #expect(seeded.output.contains("Demo accounts: demo1") && seeded.output.contains("sign in with the password"))
+        #expect(seeded.output.contains("sprout account reset-password demo1 --password"), "\(seeded.output)")
+
+        // An old market app's compiled-in credentials, imported from the command line.
+        let vendor = try await SproutProcess.run([
+            "vendor", "create", "--account", "demo1", "--name", "새싹상회", "--identifier", "CD706A3E-66DB-11EC-9626-796401F2341A",
+            "--secret", "password", "--vendor-id", "58", "--data-dir", data,
+        ])
+        #expect(vendor.status == 0, "\(vendor.errors)")
+        #expect(vendor.output.contains("vendor id:  58") && vendor.output.contains("identifier: cd706a3e-66db-11ec-9626-796401f2341a"), "\(vendor.output)")
+        let badSecret = try await SproutProcess.run([
+            "vendor", "create", "--account", "demo1", "--name", "둘째", "--secret", "short", "--data-dir", data,
+        ])
+        #expect(badSecret.status != 0 && badSecret.errors.contains("secret must be 8 to 64"), "\(badSecret.errors)")
+
+        // With content, the hint is gone; every interface is reached at the loopback address.
+        let again = try SproutProcess(["serve", "--port", "\(port)", "--hostname", "0.0.0.0", "--data-dir", data])
+        try await again.waitForOutput(containing: "in a browser")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(again.standardOutput.contains("http://127.0.0.1:\(port)/") && !again.standardOutput.contains("sprout seed"), "\(again.standardOutput)")
+        try await again.stop()
+    }
+}
