@@ -2,7 +2,7 @@
 /// every server process on the database (the JWT key); `login_failures` the login limiter's window; and
 /// `web_sessions` the browser sessions, so any process can check a cookie and logout ends it everywhere.
 enum AccountMigrations {
-    static var all: [SQLMigration] { [createAccounts] }
+    static var all: [SQLMigration] { [createAccounts, loginAttempts] }
 
     static let createAccounts = SQLMigration(
         "accounts.create",
@@ -38,6 +38,20 @@ enum AccountMigrations {
               created_at TIMESTAMPTZ NOT NULL, expires_at TIMESTAMPTZ NOT NULL)
             """,
             "CREATE INDEX web_sessions_account_idx ON web_sessions (account_id)",
+        ]
+    )
+
+    /// Attempts are counted before the password is checked (`LoginThrottle`): each row names its attempt, so a
+    /// right password removes exactly its own.
+    static let loginAttempts = SQLMigration(
+        "accounts.login-attempts",
+        sqlite: [
+            "ALTER TABLE login_failures ADD COLUMN attempt TEXT",
+            "CREATE INDEX login_failures_attempt_idx ON login_failures (attempt)",
+        ],
+        postgres: [
+            "ALTER TABLE login_failures ADD COLUMN attempt TEXT",
+            "CREATE INDEX login_failures_attempt_idx ON login_failures (attempt)",
         ]
     )
 }

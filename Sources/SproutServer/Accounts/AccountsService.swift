@@ -30,36 +30,33 @@ struct AccountsService: Sendable {
         return account
     }
 
-    /// The account the identifier and password belong to. Failures count towards the login limiter; an unknown
+    /// The account the identifier and password belong to. The attempt is counted by the login limiter before
+    /// the password is checked, against the account it names (username and email share one budget); an unknown
     /// identifier costs a bcrypt check too, so timing does not reveal which accounts exist.
     func logIn(_ input: AccountInput.Login, address: String) async throws -> Account {
-        let now = Date()
-        guard try await throttle.allowsAttempt(identifier: input.identifier, address: address, at: now) else {
+        let account = input.isEmail ? try await accounts.find(email: input.identifier) : try await accounts.find(username: input.identifier)
+        let subject = account.map { LoginThrottle.Subject.account($0.id) } ?? .unknownIdentifier(input.identifier)
+        guard let attempt = try await throttle.claimAttempt(for: subject, address: address, at: Date()) else {
             throw StrapiError.rateLimited
         }
-        let account = input.isEmail ? try await accounts.find(email: input.identifier) : try await accounts.find(username: input.identifier)
         let matches = try await hasher.verify(input.password, against: account?.passwordHash ?? PasswordHasher.decoyHash)
-        guard let account, matches else {
-            try await throttle.recordFailure(identifier: input.identifier, address: address, at: now)
-            throw StrapiError.invalidCredentials
-        }
+        guard let account, matches else { throw StrapiError.invalidCredentials }  // the attempt stays counted
+        try await throttle.succeeded(attempt)
         guard !account.isBlocked else { throw StrapiError.blocked }
-        try await throttle.recordSuccess(identifier: input.identifier)
         return account
     }
 
-    /// Checks the current password (wrong guesses count towards the limiter under the account's username, so a
-    /// stolen token cannot be used to guess it) and stores the new one. Tokens already issued stay valid, as the
-    /// SeSAC app expects: it keeps its token after a change.
+    /// Checks the current password (each check counts towards the limiter under the account, before it is
+    /// made, so a stolen token cannot be used to guess it) and stores the new one. Tokens already issued stay
+    /// valid, as the SeSAC app expects: it keeps its token after a change.
     func changePassword(of account: Account, _ input: AccountInput.PasswordChange, address: String) async throws -> Account {
-        let now = Date()
-        guard try await throttle.allowsAttempt(identifier: account.username, address: address, at: now) else {
+        guard let attempt = try await throttle.claimAttempt(for: .account(account.id), address: address, at: Date()) else {
             throw StrapiError.rateLimited
         }
         guard try await hasher.verify(input.current, against: account.passwordHash) else {
-            try await throttle.recordFailure(identifier: account.username, address: address, at: now)
             throw StrapiError.invalidCredentials
         }
+        try await throttle.succeeded(attempt)
         let hash = try await hasher.hash(input.new)
         guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, at: Date().truncatedToMilliseconds) else {
             throw StrapiError.invalidToken

@@ -1,8 +1,14 @@
 import Foundation
 
-/// Login rate limiting, as the contract decides: after 10 failed attempts for one identifier, or 20 from one
-/// address, within 15 minutes, further attempts are refused (429) until the window passes. The failures are
-/// rows in `login_failures`, so every server process on the database counts the same ones.
+/// Login rate limiting, as the contract decides: after 10 failed attempts for one account (or unknown
+/// identifier), or 20 from one address, within 15 minutes, further attempts are refused (429) until the window
+/// passes. Attempts are rows in `login_failures`, so every server process on the database counts the same ones.
+///
+/// Each attempt is counted *before* its password is checked, in one transaction that takes the account's and the
+/// address's place in line (a PostgreSQL advisory lock; SQLite has one writer) and records the attempt only while
+/// both are under their limits. An attempt still being checked therefore counts like a failure: 200 guesses sent
+/// at once get at most 10 password checks, not 200 (the check-then-act race this replaced). A right password
+/// removes its attempt and the account's failures; a wrong one leaves its rows as the failure.
 struct LoginThrottle: Sendable {
     static let window: TimeInterval = 15 * 60
     static let failuresPerIdentifier = 10
@@ -10,48 +16,65 @@ struct LoginThrottle: Sendable {
 
     let executor: any SQLExecutor
 
-    /// Whether another attempt may be made now. A refused attempt is not itself counted, so the window does
-    /// end 15 minutes after the failures that filled it.
-    func allowsAttempt(identifier: String, address: String, at now: Date) async throws -> Bool {
-        let since = now.addingTimeInterval(-Self.window)
-        let statement = SQLStatement(
+    /// Who the attempts are counted against: the account when the identifier names one (so its username and its
+    /// email share one budget), else the identifier as typed, lowercased.
+    enum Subject {
+        case account(Int)
+        case unknownIdentifier(String)
+
+        var key: String {
+            switch self {
+            case .account(let id): "account:\(id)"
+            case .unknownIdentifier(let identifier): "identifier:" + identifier.lowercased()
+            }
+        }
+    }
+
+    /// An attempt counted and not yet decided.
+    struct Attempt: Sendable {
+        let id: String
+        let subjectKey: String
+    }
+
+    /// Counts one attempt for `subject` from `address`, or answers nil when either is at its limit (a refused
+    /// attempt is not itself counted, so the window ends 15 minutes after the failures that filled it).
+    func claimAttempt(for subject: Subject, address: String, at now: Date) async throws -> Attempt? {
+        let attempt = Attempt(id: UUID().uuidString, subjectKey: subject.key)
+        let addressKey = Self.addressKey(address)
+        var statements: [SQLStatement] = []
+        if executor.dialect == .postgres {
+            // Concurrent attempts for one account or address wait for each other here, so each counts the rows
+            // the ones before it recorded. Subject then address, in every transaction: no lock cycle.
+            statements.append(SQLStatement(
+                "SELECT pg_advisory_xact_lock(hashtext($1)), pg_advisory_xact_lock(hashtext($2))",
+                .text("login:" + attempt.subjectKey), .text("login:" + addressKey)
+            ))
+        }
+        statements.append(SQLStatement("DELETE FROM login_failures WHERE failed_at <= $1", .date(now.addingTimeInterval(-Self.window))))
+        statements.append(SQLStatement(
             """
-            SELECT (SELECT count(*) FROM login_failures WHERE key = $1 AND failed_at > $3),
-                   (SELECT count(*) FROM login_failures WHERE key = $2 AND failed_at > $3)
+            INSERT INTO login_failures (key, failed_at, attempt)
+            SELECT keys.k, $3, $4 FROM (SELECT $1 AS k UNION ALL SELECT $2) AS keys
+            WHERE (SELECT count(*) FROM login_failures WHERE key = $1 AND failed_at > $5) < $6
+              AND (SELECT count(*) FROM login_failures WHERE key = $2 AND failed_at > $5) < $7
+            RETURNING key
             """,
-            .text(Self.identifierKey(identifier)), .text(Self.addressKey(address)), .date(since)
+            .text(attempt.subjectKey), .text(addressKey), .date(now), .text(attempt.id),
+            .date(now.addingTimeInterval(-Self.window)), .int(Self.failuresPerIdentifier), .int(Self.failuresPerAddress)
+        ))
+        let recorded = try await executor.writeSequence(statements, as: SQLTextValue.self)
+        return recorded.isEmpty ? nil : attempt
+    }
+
+    /// The password was right: this attempt and the subject's earlier failures are forgotten (not the address's:
+    /// someone who mistyped a few times and then got in does not carry those mistakes into the next quarter hour,
+    /// but an address guessing at many accounts keeps its count).
+    func succeeded(_ attempt: Attempt) async throws {
+        _ = try await executor.write(
+            SQLStatement("DELETE FROM login_failures WHERE key = $1 OR attempt = $2", .text(attempt.subjectKey), .text(attempt.id)),
+            as: SQLInt.self
         )
-        guard let counts = try await executor.readFirst(statement, as: FailureCounts.self) else { return true }
-        return counts.identifier < Self.failuresPerIdentifier && counts.address < Self.failuresPerAddress
     }
 
-    /// Records a failed attempt against both keys, and forgets failures older than the window.
-    func recordFailure(identifier: String, address: String, at now: Date) async throws {
-        try await executor.writeAll([
-            SQLStatement("DELETE FROM login_failures WHERE failed_at <= $1", .date(now.addingTimeInterval(-Self.window))),
-            SQLStatement(
-                "INSERT INTO login_failures (key, failed_at) VALUES ($1, $3), ($2, $3)",
-                .text(Self.identifierKey(identifier)), .text(Self.addressKey(address)), .date(now)
-            ),
-        ])
-    }
-
-    /// A successful login clears its identifier's failures (not its address's): someone who mistyped a few
-    /// times and then got in does not carry those mistakes into the next quarter hour.
-    func recordSuccess(identifier: String) async throws {
-        _ = try await executor.write(SQLStatement("DELETE FROM login_failures WHERE key = $1", .text(Self.identifierKey(identifier))), as: SQLInt.self)
-    }
-
-    /// Identifiers are compared lowercased: `Alice` and `alice` are one identifier for the limiter.
-    static func identifierKey(_ identifier: String) -> String { "identifier:" + identifier.lowercased() }
     static func addressKey(_ address: String) -> String { "address:" + address }
-}
-
-private struct FailureCounts: SQLRowDecodable {
-    let identifier: Int
-    let address: Int
-    init(row: some SQLRow) throws {
-        identifier = try row.int(0)
-        address = try row.int(1)
-    }
 }

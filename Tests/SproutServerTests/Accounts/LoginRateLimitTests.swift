@@ -16,10 +16,47 @@ import Testing
             #expect(limited.status == .tooManyRequests)
             #expect(limited.json?["statusCode"]?.int == 429)
             #expect(limited.json?["message"]?[0]?["messages"]?[0]?["id"] == .string("Auth.form.error.ratelimit"))
-            // The identifier is one whatever its case; another identifier is not limited.
-            #expect(try await client.sendForm(.post, "/auth/local", "identifier=TARGET&password=x").status == .tooManyRequests)
+            // The budget is the account's, whichever identifier names it (its email, in any case); another account
+            // is not limited.
+            #expect(try await client.sendForm(.post, "/auth/local", "identifier=TARGET@Example.com&password=x").status == .tooManyRequests)
             try await client.signUp("bystander")
             #expect(try await client.sendForm(.post, "/auth/local", "identifier=bystander&password=password1").status == .ok)
+        }
+    }
+
+    /// Check-then-act let 200 concurrent guesses all be checked (the password fell at guess 199). Each attempt
+    /// is now counted before its password is checked: at most the limit are checked, the rest are refused.
+    @Test func twoHundredConcurrentGuessesGetAtMostTenPasswordChecks() async throws {
+        try await withTestApp { client, _ in
+            try await client.signUp("target")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<200 {
+                    let password = index == 199 ? "password1" : "guess-\(index)"
+                    // Username and email take turns: one account, one budget.
+                    let identifier = index.isMultiple(of: 2) ? "target" : "target@example.com"
+                    group.addTask { try await client.sendForm(.post, "/auth/local", "identifier=\(identifier)&password=\(password)").status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            let checked = statuses.filter { $0 != .tooManyRequests }
+            #expect(checked.count <= LoginThrottle.failuresPerIdentifier, "\(checked.count) passwords were checked")
+            #expect(statuses.count(where: { $0 == .tooManyRequests }) >= 190)
+        }
+    }
+
+    @Test func concurrentPasswordChangesGetAtMostTenChecks() async throws {
+        try await withTestApp { client, _ in
+            let account = try await client.signUp("changer")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<60 {
+                    group.addTask {
+                        try await client.sendForm(.post, "/custom/change-password", "currentPassword=wrong-\(index)&newPassword=newpass1&confirmNewPassword=newpass1",
+                                                  headers: account.bearer).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 != .tooManyRequests }.count <= LoginThrottle.failuresPerIdentifier)
         }
     }
 
