@@ -14,15 +14,17 @@ struct MarketProducts: Sendable {
 
     // MARK: - Register
 
-    /// Reads a register request's multipart body part by part. `params` is checked as soon as it arrives (it
-    /// usually comes first), so a bad request stops before any image is decoded; each image is checked,
-    /// thumbnailed and stored before the next is read. Whatever fails, every file stored for this request is
-    /// deleted again: a refused upload leaves nothing behind.
+    /// Reads a register request's multipart body part by part. Nothing is decoded before the request is
+    /// authorised: `params` (with the vendor secret) is checked as soon as it arrives, and image parts that come
+    /// before it are only held — at most `maximumImages` of at most `maximumImageBytes` each — until it has been.
+    /// Each image is then checked, thumbnailed and stored before the next is read. Whatever fails, every file
+    /// stored for this request is deleted again: a refused upload leaves nothing behind.
     func register<Chunks: AsyncSequence>(vendor: MarketVendor, body: Chunks, contentType: String?) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
         guard var parts = MultipartStream(body, contentType: contentType, maximumParts: limits.maximumImages + 4) else {
             throw MarketError.badRequest("The body must be multipart/form-data with a boundary.")
         }
         var draft: MarketProductDraft?
+        var held: [MultipartStream<Chunks>.Part] = []
         var stored: [StoredMarketImage] = []
         do {
             while let part = try await nextPart(&parts) {
@@ -30,11 +32,17 @@ struct MarketProducts: Sendable {
                 case "params":
                     guard draft == nil else { throw MarketError.badRequest("Only one params part may be sent.") }
                     draft = try checkedParams(part.content, vendor: vendor)
+                    for image in held { stored.append(try await store(image, position: stored.count + 1)) }
+                    held = []
                 case "images", "images[]":
-                    guard stored.count < limits.maximumImages else {
+                    guard stored.count + held.count < limits.maximumImages else {
                         throw MarketError.badRequest("At most \(limits.maximumImages) images may be sent.")
                     }
-                    stored.append(try await store(part, position: stored.count + 1))
+                    if draft == nil {
+                        held.append(part)
+                    } else {
+                        stored.append(try await store(part, position: stored.count + 1))
+                    }
                 default:
                     continue  // unknown parts are read (bounded) and ignored
                 }

@@ -54,6 +54,28 @@ import Testing
         }
     }
 
+    /// Security review: images placed before `params` were decoded (a bomb costs seconds) before the vendor
+    /// secret was checked. They are now only held until `params` has authorised the request.
+    @Test func imagesBeforeParamsAreNotDecodedUntilTheSecretIsChecked() async throws {
+        try await withTestApp { client, database in
+            let vendor = try await client.makeVendor("early")
+            // Not an image at all: decoding it first would answer 400; the wrong secret is found first now.
+            let garbage = TestPart.image(Array("definitely not a picture".utf8), filename: "bomb.jpg")
+            let wrongSecret = #"{"name": "테스트 상품", "price": "1000", "currency": "KRW", "secret": "wrong-secret"}"#
+            let refused = try await client.register(parts: [garbage, garbage, .params(wrongSecret)], identifier: vendor.identifier)
+            #expect(refused.status == .forbidden, "\(refused.status) \(refused.text)")
+            let noParams = try await client.register(parts: [garbage], identifier: vendor.identifier)
+            #expect(noParams.status == .badRequest && noParams.json?["message"]?.string == "The params part is missing.", "\(noParams.text)")
+            // Held images are numbered as they came, and a good request in that order still works.
+            let png = try TestImages.png(width: 40, height: 30)
+            let late = try await client.register(parts: [.image(png, filename: "first.png"), garbage, .params(Self.params(vendor))], identifier: vendor.identifier)
+            #expect(late.json?["message"]?.string == "image 2 (bomb.jpg) is neither a JPEG nor a PNG.", "\(late.text)")
+            let good = try await client.register(parts: [.image(png, filename: "first.png"), .params(Self.params(vendor)), .image(png)], identifier: vendor.identifier)
+            #expect(good.status == .created && good.json?["images"]?.array?.count == 2, "\(good.text)")
+            #expect(try await database.marketCount("market_products") == 1)
+        }
+    }
+
     static func params(_ vendor: TestVendor) -> String {
         #"{"name": "테스트 상품", "price": "1000", "currency": "KRW", "secret": "\#(vendor.secret)"}"#
     }
