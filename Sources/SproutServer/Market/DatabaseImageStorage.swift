@@ -18,6 +18,10 @@ struct DatabaseImageStorage: MarketImageStorage {
         return try await executor.readFirst(statement, as: BlobRow.self).map { ByteBuffer(bytes: $0.bytes) }
     }
 
+    func contains(_ name: MarketImageFileName) async throws -> Bool {
+        try await executor.readFirst(SQLStatement("SELECT 1 FROM market_image_blobs WHERE key = $1", .text(name.description)), as: SQLInt.self) != nil
+    }
+
     func delete(_ names: [MarketImageFileName]) async throws {
         guard !names.isEmpty else { return }
         var statement = SQLStatement(sql: "", binds: [])

@@ -30,6 +30,11 @@ struct FileImageStorage: MarketImageStorage {
         }
     }
 
+    func contains(_ name: MarketImageFileName) async throws -> Bool {
+        let path = url(of: name).path
+        return try await NIOThreadPool.singleton.runIfActive { FileManager.default.fileExists(atPath: path) }
+    }
+
     func delete(_ names: [MarketImageFileName]) async throws {
         let urls = names.map(url(of:))
         try await NIOThreadPool.singleton.runIfActive {

@@ -38,6 +38,8 @@ struct MarketController<Context: RequestContext> {
         let itemsPerPage = min(Self.maximumItemsPerPage, max(1, try number(query, "items_per_page") ?? 20))
         // Past the last possible page nothing can match; the offset would only overflow.
         guard pageNo <= Int.max / (itemsPerPage * 2) else { throw MarketError.badRequest("page_no is too large.") }
+        // Text that is not UTF-8 (`%FF`) is refused, as the board and the todos refuse it, rather than read as no search.
+        if case .invalidText? = query["search_value"] { throw MarketError.badRequest("search_value must be text (UTF-8).") }
         let search = query["search_value"]?.asText.map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
         if let search, search.count > 200 { throw MarketError.badRequest("search_value may be at most 200 characters long.") }
         let page = try await products.repository.page(pageNo: pageNo, itemsPerPage: itemsPerPage, search: search)

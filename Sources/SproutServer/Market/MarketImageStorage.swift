@@ -7,6 +7,8 @@ protocol MarketImageStorage: Sendable {
     func save(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws
     /// Nil when no such file is stored.
     func load(_ name: MarketImageFileName) async throws -> ByteBuffer?
+    /// Whether the file is stored, without reading it (a conditional request's 304 needs only that).
+    func contains(_ name: MarketImageFileName) async throws -> Bool
     /// Missing files are no error.
     func delete(_ names: [MarketImageFileName]) async throws
 }

@@ -20,10 +20,12 @@ struct MarketImagesController<Context: RequestContext> {
             .eTag: etag,
             .cacheControl: "public, max-age=31536000, immutable",
         ]
+        // A 304 only for an image that still exists: `If-None-Match: *` (or the tag of a deleted image) for a
+        // missing one is a 404, as RFC 9110 evaluates it against no current representation.
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { tag in
             let tag = String(tag).trimmingWhitespace
             return tag == "*" || tag == etag || tag == "W/" + etag
-        }) {
+        }), try await storage.contains(name) {
             return Response(status: .notModified, headers: headers)
         }
         guard let bytes = try await storage.load(name) else { throw MarketError.imageNotFound }

@@ -13,7 +13,7 @@ extension Response {
                 .contentType: "text/html; charset=utf-8",
                 .cacheControl: "private, no-cache",
                 .vary: "Cookie",
-                .contentSecurityPolicy: "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+                .contentSecurityPolicy: "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
                 .xContentTypeOptions: "nosniff",
                 // Links lead only to this site's own pages; other sites are told nothing of where a visitor was.
                 .referrerPolicy: "same-origin",

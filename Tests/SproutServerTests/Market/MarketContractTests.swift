@@ -184,6 +184,9 @@ import Testing
             #expect(try await ids("90%") == [phone])
             #expect(try await ids("없는상품") == [])
             #expect(try await ids("") .count == 3)  // an empty search is no search
+            // Bytes that are not UTF-8 are refused, not read as no search (which listed everything).
+            let invalid = try await client.send(.get, "/api/products?search_value=%FF%FE")
+            #expect(invalid.status == .badRequest && invalid.json?["message"]?.string?.contains("search_value") == true)
         }
     }
 

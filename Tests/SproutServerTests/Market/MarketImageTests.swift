@@ -104,6 +104,11 @@ import Testing
             #expect(again.status == .notModified && again.body.isEmpty && again.headers[.eTag] == etag)
             let changed = try await client.fetchImage(url, headers: [.ifNoneMatch: "\"something-else\""])
             #expect(changed.status == .ok)
+            #expect(try await client.fetchImage(url, headers: [.ifNoneMatch: "*"]).status == .notModified)
+            // A missing image is a 404 whatever the precondition (it answered 304 to `*`).
+            let missing = "/market/images/0123456789abcdef0123456789abcdef.jpg"
+            #expect(try await client.raw(.get, missing, headers: [.ifNoneMatch: "*"]).status == .notFound)
+            #expect(try await client.raw(.get, missing, headers: [.ifNoneMatch: "\"0123456789abcdef0123456789abcdef.jpg\""]).status == .notFound)
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
     func everyPageSendsTheSameContentSecurityPolicy(path: String) async throws {
         let page = try await get(path)
         #expect(page.headers[.contentSecurityPolicy]
-            == "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+            == "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
     }
 
     @Test func theCurrentAppIsMarkedInTheNavigation() async throws {
