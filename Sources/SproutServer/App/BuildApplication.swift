@@ -86,7 +86,7 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase,
         maxBodySize: configuration.maxRequestBodySize
     ).endpoints, atPath: "/api/v2")
     router.addRoutes(DiaryController<SproutRequestContext>(
-        repository: SQLDiaryRepository(executor: database.executor), callers: accounts.authenticator
+        repository: SQLDiaryRepository(executor: database.executor, keptVersions: configuration.diaryKeptVersions), callers: accounts.authenticator
     ).endpoints, atPath: "/api/diary")
     router.addRoutes(WeatherController<SproutRequestContext>(
         service: WeatherService(configuration, executor: database.executor, logger: logger), callers: accounts.authenticator

@@ -30,6 +30,8 @@ public struct SproutConfiguration: Sendable {
     /// `BOARD_API_TOKEN`: a static Bearer token that reads every board (as the Mail Plug app's hard-coded one did);
     /// it writes nothing and owns nothing. Unset: only account tokens work.
     public var boardAPIToken: String?
+    /// `DIARY_KEPT_VERSIONS`: the most earlier versions kept per diary entry, of every kind (50; 1…1000).
+    public var diaryKeptVersions = SQLDiaryRepository.defaultKeptVersions
     /// `TRUSTED_PROXIES`: reverse proxies (addresses and CIDR networks) whose `X-Forwarded-For` and
     /// `X-Forwarded-Proto` name the client. Empty by default: those headers are ignored.
     public var trustedProxies = TrustedProxies.none
@@ -61,7 +63,7 @@ public struct SproutConfiguration: Sendable {
     }
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
-    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`,
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`, `DIARY_KEPT_VERSIONS`,
     /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
@@ -152,6 +154,12 @@ public struct SproutConfiguration: Sendable {
         }
         configuration.boardAPIToken = value("BOARD_API_TOKEN")
         configuration.weather = try WeatherSettings.fromEnvironment(value)
+        if let raw = value("DIARY_KEPT_VERSIONS") {
+            guard let parsed = Int(raw), SQLDiaryRepository.keptVersionsRange.contains(parsed) else {
+                throw ConfigurationError("DIARY_KEPT_VERSIONS must be a number from 1 to 1000, got '\(raw)'")
+            }
+            configuration.diaryKeptVersions = parsed
+        }
         if let raw = value("TRUSTED_PROXIES") { configuration.trustedProxies = try TrustedProxies(parsing: raw) }
         return configuration
     }

@@ -9,6 +9,12 @@ import SproutWire
 /// read (compare-and-set on `updated_ms`), trying again otherwise.
 struct SQLDiaryRepository: Sendable {
     let executor: any SQLExecutor
+    /// The most versions kept per entry, of every kind (`DIARY_KEPT_VERSIONS`): a client that never sends
+    /// `baseUpdatedAt` makes every autosave a `conflict` version, and those must not grow without bound.
+    var keptVersions = SQLDiaryRepository.defaultKeptVersions
+
+    static let defaultKeptVersions = 50
+    static let keptVersionsRange = 1...1000
 
     /// How often a `PUT` reads again when other writes to the same entry keep overtaking it.
     static let putAttempts = 8
@@ -32,6 +38,7 @@ struct SQLDiaryRepository: Sendable {
             if let live, live.content == content { return .replaced(live) }
             let written = try await executor.writeSequence([
                 clockTick(accountID: accountID, now: nowMilliseconds),
+                pruneVersions(accountID: accountID, id: id),
                 upsert(accountID: accountID, id: id, content: content, base: write.baseMilliseconds, expected: current?.updatedMilliseconds),
             ], as: DiaryEntry.self)
             if let entry = written.first { return live == nil ? .created(entry) : .replaced(entry) }
@@ -43,6 +50,7 @@ struct SQLDiaryRepository: Sendable {
     func delete(accountID: Int, id: String, now: Date) async throws -> DiaryEntry? {
         try await executor.writeSequence([
             clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now))),
+            pruneVersions(accountID: accountID, id: id),
             SQLStatement("""
                 UPDATE diary_entries SET deleted = TRUE, title = '', body = '', weather_main = NULL, weather_description = NULL,
                   weather_icon = NULL, weather_temp_c = NULL, base_ms = NULL,
@@ -96,6 +104,15 @@ struct SQLDiaryRepository: Sendable {
             ON CONFLICT (account_id) DO UPDATE SET last_ms = \(greatest)(diary_clocks.last_ms + 1, excluded.last_ms)
             RETURNING last_ms
             """, .int(accountID), .int(now))
+    }
+
+    /// Keeps the newest `keptVersions - 1` versions of the entry, in the transaction of a write that may add one
+    /// (the `diary_versions_keep` trigger copies the version it replaces), so at most `keptVersions` remain.
+    private func pruneVersions(accountID: Int, id: String) -> SQLStatement {
+        SQLStatement("""
+            DELETE FROM diary_versions WHERE account_id = $1 AND entry_id = $2 AND id NOT IN (
+              SELECT id FROM diary_versions WHERE account_id = $1 AND entry_id = $2 ORDER BY id DESC LIMIT $3)
+            """, .int(accountID), .text(id), .int(keptVersions - 1))
     }
 
     /// Creates the entry, or replaces it if it is still at `expected` (-1: the caller saw none).

@@ -227,4 +227,23 @@ import Testing
             #expect(versions.filter { $0.reason == "conflict" }.map(\.title) == ["v0"])
         }
     }
+
+    /// A client that never sends baseUpdatedAt makes every autosave a `conflict`: those were kept without bound.
+    @Test func versionsOfEveryKindAreCappedPerEntry() async throws {
+        try await withTestApp(configure: { $0.diaryKeptVersions = 5 }) { client, _ in
+            let account = try await client.signUp("diarist")
+            let id = DiaryTest.newID()
+            for number in 0..<12 {
+                _ = try await client.putEntry(id, DiaryEntryWriteJSON(title: "v\(number)", body: ""), as: account)
+            }
+            var versions = try await client.diary(.get, "/api/diary/entries/\(id)/versions", as: account).decode(DiaryVersionsJSON.self).versions
+            #expect(versions.map(\.title) == ["v10", "v9", "v8", "v7", "v6"] && versions.allSatisfy { $0.reason == "conflict" })
+            #expect(try await client.diary(.delete, "/api/diary/entries/\(id)", as: account).status == .ok)
+            versions = try await client.diary(.get, "/api/diary/entries/\(id)/versions", as: account).decode(DiaryVersionsJSON.self).versions
+            #expect(versions.map(\.title) == ["v11", "v10", "v9", "v8", "v7"] && versions.first?.reason == "deleted")
+        }
+        #expect(SproutConfiguration().diaryKeptVersions == 50)
+        #expect(try SproutConfiguration.fromEnvironment(["DIARY_KEPT_VERSIONS": "7"]).diaryKeptVersions == 7)
+        #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["DIARY_KEPT_VERSIONS": "0"]) }
+    }
 }
