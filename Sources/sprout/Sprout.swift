@@ -14,6 +14,8 @@ import SproutServer
 @main
 enum Entrypoint {
     static func main() async {
+        // Files and directories this process creates (the database, its WAL, uploads) are its account's alone.
+        umask(0o077)
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         await Sprout.main()
     }

@@ -13,7 +13,9 @@ struct FileImageStorage: MarketImageStorage {
 
     func save(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws {
         let url = url(of: name)
+        let dataDirectory = root.deletingLastPathComponent()
         try await NIOThreadPool.singleton.runIfActive {
+            try PrivateDirectory.ensure(dataDirectory)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes.readableBytesView).write(to: url, options: .atomic)
         }

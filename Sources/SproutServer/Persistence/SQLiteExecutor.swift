@@ -33,8 +33,7 @@ struct SQLiteExecutor: SQLExecutor {
     /// Opens (creating if needed) the database file. GRDB links the system's libsqlite3; nothing else in the
     /// process may open this file through another SQLite library (their POSIX locks would not see each other).
     static func open(path: String, readers: Int) throws -> DatabasePool {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateDirectory.ensure(URL(fileURLWithPath: path).deletingLastPathComponent())
         var configuration = Configuration()
         configuration.maximumReaderCount = readers
         configuration.foreignKeysEnabled = true

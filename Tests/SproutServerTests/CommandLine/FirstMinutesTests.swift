@@ -37,6 +37,9 @@ import Testing
         try await fresh.waitForOutput(containing: "sprout seed")
         #expect(fresh.standardOutput.contains("open http://127.0.0.1:\(port)/ in a browser"), "\(fresh.standardOutput)")
         try await fresh.stop()
+        // The database holds the JWT key and vendor secrets: the directory and its files are the server's alone.
+        #expect(try Self.mode(of: data) == 0o700)
+        #expect(try Self.mode(of: data + "/sprout.sqlite") == 0o600)
 
         let seeded = try await SproutProcess.run([
             "seed", "--todos", "2", "--accounts", "1", "--posts", "1", "--comments", "0", "--products", "0",
@@ -64,5 +67,20 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(again.standardOutput.contains("http://127.0.0.1:\(port)/") && !again.standardOutput.contains("sprout seed"), "\(again.standardOutput)")
         try await again.stop()
+    }
+
+    private static func mode(of path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return ((attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1) & 0o777
+    }
+
+    /// A data directory made by an earlier Sprout (0755) is narrowed when the database opens it.
+    @Test func anExistingDataDirectoryIsNarrowedTo0700() async throws {
+        let data = SproutProcess.temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let migrated = try await SproutProcess.run(["migrate", "--data-dir", data])
+        #expect(migrated.status == 0, "\(migrated.errors)")
+        #expect(try Self.mode(of: data) == 0o700)
     }
 }
