@@ -65,7 +65,13 @@ struct Serve: AsyncParsableCommand {
                 await Self.greet(configuration, port: port, database: database)
             }
             // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch is CancellationError {
+                // SIGTERM while the database was still being waited for: a stop, not a failure.
+                logger.warning("Sprout stopped before its database answered")
+                return
+            }
             logger.info("Sprout stopped")
         }
     }

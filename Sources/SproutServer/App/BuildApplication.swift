@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the whole Sprout application: database, migrations at start, every service's routes.
 /// `sprout serve` and the tests both come through here.
@@ -34,7 +35,8 @@ public func buildApplication(
         logger: logger
     )
     app.beforeServerStarts {
-        try await database.migrate()
+        // A database that is not there yet is waited for, and SIGTERM ends the wait (graceful shutdown cancels it).
+        try await cancelWhenGracefulShutdown { try await database.migrateWhenReachable() }
         logger.info("database ready", metadata: ["database": "\(database.settings.redacted)"])
     }
     return app

@@ -130,6 +130,44 @@ public final class SproutDatabase: Service, Sendable {
         }
     }
 
+    /// Waits until the database answers, then migrates. While it does not (PostgreSQL still starting, a wrong
+    /// address), a warning says so every few seconds; the wait ends at once when the task is cancelled, so a
+    /// SIGTERM stops a server that never got its database.
+    public func migrateWhenReachable(checkEvery interval: Duration = .seconds(5)) async throws {
+        var attempts = 0
+        while let failure = await reachabilityFailure(within: interval) {
+            try Task.checkCancellation()
+            attempts += 1
+            logger.warning("database not reachable yet; still trying (SIGTERM or Ctrl-C stops)", metadata: [
+                "database": "\(settings.redacted)", "attempts": "\(attempts)", "reason": "\(failure)",
+            ])
+            try await Task.sleep(for: .seconds(1))
+        }
+        try Task.checkCancellation()
+        try await migrate()
+    }
+
+    /// Nil when `SELECT 1` answers within `limit`; else why not.
+    private func reachabilityFailure(within limit: Duration) async -> String? {
+        let executor = executor
+        return await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                do {
+                    return try await executor.readFirst(SQLStatement("SELECT 1"), as: SQLInt.self)?.value == 1 ? nil : "no answer"
+                } catch {
+                    return Task.isCancelled ? "cancelled" : "\(String(describing: error).prefix(300))"
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return "no answer within \(limit)"
+            }
+            let first = await group.next() ?? "no answer"
+            group.cancelAll()
+            return first
+        }
+    }
+
     /// Answers whether the database answers a query, for `/health`: a cached `SELECT 1` on a reader connection
     /// (SQLite) or a pooled connection (PostgreSQL), so a probe measures what requests would meet.
     public func ping() async -> Bool {

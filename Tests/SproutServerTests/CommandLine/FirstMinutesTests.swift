@@ -84,3 +84,22 @@ import Testing
         #expect(try Self.mode(of: data) == 0o700)
     }
 }
+
+/// Security review point 15: with its database down, a starting server ignored SIGTERM and said so only at info.
+@Suite struct DatabaseDownAtStartTests {
+    @Test func aServerWaitingForItsDatabaseWarnsAndStopsOnSIGTERM() async throws {
+        // Port 1 on loopback: nothing listens there, so every connection is refused.
+        let waiting = try SproutProcess(["serve", "--port", "\(try SproutProcess.freePort())", "--data-dir", SproutProcess.temporaryDataDirectory()],
+                                        environment: ["DATABASE_URL": "postgres://sprout:secret@127.0.0.1:1/sprout", "LOG_LEVEL": "warning"])
+        // The first warning comes once a check has waited 5 s (the log is flushed when the process ends).
+        try await Task.sleep(for: .seconds(7))
+        #expect(waiting.process.isRunning)
+        let stopped = ContinuousClock.now
+        waiting.process.terminate()
+        let status = try await waiting.exit(within: .seconds(10))
+        #expect(ContinuousClock.now - stopped < .seconds(5), "SIGTERM ended the wait at once")
+        let log = waiting.standardOutput + waiting.standardError
+        #expect(log.contains("warning") && log.contains("database not reachable yet") && !log.contains("secret@"), "\(log)")
+        #expect(status == 0, "\(waiting.standardError)")
+    }
+}
