@@ -31,6 +31,18 @@ import Testing
         #expect(next?.value(forHTTPHeaderField: "Cookie") == nil)
     }
 
+    /// Security review point 13: the vendor's identifier went on to another host, and a 307 would resend the
+    /// vendor secret in the body. A request with an identifier follows no redirect, same origin or not.
+    @Test(arguments: ["https://evil.example.com/api/products", "https://api.example.com/api/products/2"])
+    func aMarketRequestWithItsIdentifierFollowsNoRedirect(target: String) {
+        var previous = Self.request("https://api.example.com/api/products", token: nil)
+        previous.setValue("cd706a3e-66db-11ec-9626-796401f2341a", forHTTPHeaderField: "identifier")
+        previous.httpBody = Data(#"{"secret": "password"}"#.utf8)
+        var next = Self.request(target, token: nil)
+        next.setValue("cd706a3e-66db-11ec-9626-796401f2341a", forHTTPHeaderField: "identifier")
+        #expect(RedirectPolicy.redirect(next, from: previous) == nil)
+    }
+
     @Test func aRedirectFromHTTPSToPlainHTTPIsNotFollowed() {
         #expect(RedirectPolicy.redirect(Self.request("http://api.example.com/b"), from: Self.request("https://api.example.com/a")) == nil)
     }

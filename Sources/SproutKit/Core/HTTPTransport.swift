@@ -35,9 +35,10 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 /// How SproutKit's sessions follow redirects. A redirect to another origin (scheme, host or port) loses the
-/// `Authorization` and `Cookie` headers — `URLSession` on Linux would otherwise send the Bearer token to whatever
-/// host a server or a network in between names — and a redirect from https to plain http is not followed at all
-/// (the 3xx answer is returned as it is).
+/// `Authorization`, `Cookie` and market `identifier` headers — `URLSession` on Linux would otherwise send the
+/// Bearer token to whatever host a server or a network in between names — and a redirect from https to plain
+/// http is not followed at all (the 3xx answer is returned as it is). A market request that carries the vendor's
+/// `identifier` (and, in its body, the vendor secret) follows no redirect at all: a 307 would send the secret on.
 public final class RedirectPolicy: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     /// A policy; it keeps no state, so one can serve any number of sessions.
     override public init() {}
@@ -59,6 +60,7 @@ public final class RedirectPolicy: NSObject, URLSessionTaskDelegate, @unchecked 
     ///   - previous: the request that got the redirect.
     public static func redirect(_ request: URLRequest, from previous: URLRequest?) -> URLRequest? {
         guard let target = request.url else { return nil }
+        if previous?.value(forHTTPHeaderField: "identifier") != nil || request.value(forHTTPHeaderField: "identifier") != nil { return nil }
         // Without the previous request its origin is unknown: follow, but without credentials.
         guard let source = previous?.url else { return withoutCredentials(request) }
         if source.scheme?.lowercased() == "https" && target.scheme?.lowercased() != "https" { return nil }
@@ -69,6 +71,7 @@ public final class RedirectPolicy: NSObject, URLSessionTaskDelegate, @unchecked 
         var stripped = request
         stripped.setValue(nil, forHTTPHeaderField: "Authorization")
         stripped.setValue(nil, forHTTPHeaderField: "Cookie")
+        stripped.setValue(nil, forHTTPHeaderField: "identifier")
         return stripped
     }
 
