@@ -38,7 +38,7 @@ struct AccountAuthenticator: CallerResolving {
     let sessions: WebSessions
 
     func caller(of request: Request) async throws -> Caller {
-        if let header = request.headers[.authorization]?.trimmingWhitespace, !header.isEmpty {
+        if let header = request.authorizationCredential {
             guard let token = Self.bearerToken(in: header), let id = try await tokens.accountID(from: token),
                 let account = try await accounts.find(id: id), !account.isBlocked
             else { return .rejected }
@@ -61,6 +61,13 @@ struct AccountAuthenticator: CallerResolving {
 }
 
 extension Request {
+    /// The `Authorization` header when it holds anything but spaces: the one test of "was a token sent" that the
+    /// authenticator and the cross-site guard share, so an empty header cannot make them disagree.
+    var authorizationCredential: String? {
+        guard let header = headers[.authorization]?.trimmingWhitespace, !header.isEmpty else { return nil }
+        return header
+    }
+
     /// The value of cookie `name` from the `Cookie` header(s), if present and non-empty.
     func cookieValue(named name: String) -> String? {
         for header in headers[values: .cookie] {

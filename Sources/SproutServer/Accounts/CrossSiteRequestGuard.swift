@@ -19,7 +19,9 @@ struct CrossSiteRequestGuard<Context: RequestContext>: RouterMiddleware {
         if request.method == .get || request.method == .head || request.method == .options {
             return try await next(request, context)
         }
-        guard request.headers[.authorization] == nil,
+        // The same test of "a token was sent" as the authenticator's: an empty Authorization header is no token,
+        // so the cookie authenticates and must be checked here.
+        guard request.authorizationCredential == nil,
             request.cookieValue(named: WebSessions.cookieName) != nil
         else { return try await next(request, context) }
         guard let claimed = Self.claimedOrigin(of: request), isOwn(claimed, request: request) else {

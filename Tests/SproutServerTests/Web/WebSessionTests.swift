@@ -142,6 +142,12 @@ import Testing
             #expect(evilReferer.status == .forbidden)
             let nowhere = try await client.send(.post, "/posts", headers: form, body: "text=hello")
             #expect(nowhere.status == .forbidden, "a cookie request that names no origin at all is refused too")
+            // Security review point 10: an empty Authorization header switched the guard off while the cookie
+            // still signed the request in.
+            for empty in ["", " "] {
+                let blank = try await client.send(.post, "/posts", headers: form.with(.origin, "https://evil.example").with(.authorization, empty), body: "text=hello")
+                #expect(blank.status == .forbidden, "Authorization: '\(empty)'")
+            }
             let own = try await client.send(.post, "/posts", headers: form.with(.origin, "http://localhost"), body: "text=hello")
             #expect(own.status == .ok)
             #expect(own.json?["user"]?["username"] == .string("writer"))
