@@ -190,6 +190,17 @@ import Testing
                 body: "username=planted&email=planted@example.com&password=password1"
             )
             #expect(signUp.status == .forbidden)
+            // Security review point 9: `Origin: null` (a sandboxed frame, no Referer) and a browser's own word that
+            // the request is cross-site are refused too; this site's own page is not.
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            for headers in [form.with(.origin, "null"), form.with(HTTPField.Name("Sec-Fetch-Site")!, "cross-site"),
+                            form.with(HTTPField.Name("Sec-Fetch-Site")!, "same-site")] {
+                let planted = try await client.send(.post, "/web/session", headers: headers, body: "identifier=target&password=password1")
+                #expect(planted.status == .forbidden && planted.headers[.setCookie] == nil, "\(headers)")
+            }
+            let ownPage = try await client.send(.post, "/web/session", headers: form.with(.origin, "http://localhost").with(HTTPField.Name("Sec-Fetch-Site")!, "same-origin"),
+                                                body: "identifier=target&password=password1")
+            #expect(ownPage.status == .ok)
             let cookie = try Self.cookie(from: try await client.logInOnWeb("target"))
             let out = try await client.send(.delete, "/web/session", headers: [.cookie: cookie, .origin: "https://evil.example"])
             #expect(out.status == .forbidden)

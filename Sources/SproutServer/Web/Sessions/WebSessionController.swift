@@ -96,13 +96,17 @@ struct WebSessionController<Context: ClientOriginRequestContext> {
     }
 
     /// Login CSRF: the global guard checks only requests that already carry a session cookie, but another site
-    /// could also sign a visitor in to the attacker's account and watch what they write. Browsers always send
-    /// `Origin` on these POSTs, so one naming another site is refused; a client with neither header is no
-    /// browser and cannot be used that way.
+    /// could also sign a visitor in to the attacker's account and watch what they write. Browsers send `Origin`
+    /// on these POSTs, and `Sec-Fetch-Site`: one naming another site is refused, and so is `Origin: null` (a
+    /// sandboxed frame or a `data:` page, which can post without any `Referer`). A client with none of these
+    /// headers is no browser and cannot be used that way.
     private func refuseOtherSites(_ request: Request) throws {
+        let refusal = StrapiError(status: .forbidden, message: "Cross-site request refused: sign in on a page of this site.")
+        if request.headers[.origin]?.trimmingWhitespace.lowercased() == "null" { throw refusal }
+        if let site = request.headers[Self.secFetchSite]?.lowercased(), site != "same-origin", site != "none" { throw refusal }
         guard let claimed = CrossSiteRequestGuard<Context>.claimedOrigin(of: request) else { return }
-        guard crossSite.isOwn(claimed, request: request) else {
-            throw StrapiError(status: .forbidden, message: "Cross-site request refused: sign in on a page of this site.")
-        }
+        guard crossSite.isOwn(claimed, request: request) else { throw refusal }
     }
+
+    static var secFetchSite: HTTPField.Name { HTTPField.Name("Sec-Fetch-Site")! }
 }
