@@ -15,11 +15,11 @@ struct WeatherController<Context: RequestContext> {
     }
 
     @Sendable func weather(_ request: Request, context: Context) async throws -> Response {
-        _ = try await DiaryCallers.account(of: request, from: callers)
+        let account = try await DiaryCallers.account(of: request, from: callers)
         let fields = request.queryFields
         guard let latitude = fields["lat"]?.asText.flatMap(Double.init), let longitude = fields["lon"]?.asText.flatMap(Double.init),
               let location = WeatherLocation(latitude: latitude, longitude: longitude)
         else { throw DiaryError.badRequest("lat must be a number from -90 to 90 and lon one from -180 to 180.") }
-        return try Response.json(try await service.weather(at: location, now: Date()).json)
+        return try Response.json(try await service.weather(at: location, for: account.id, now: Date()).json)
     }
 }

@@ -9,13 +9,15 @@ struct WeatherService: Sendable {
     /// nil when weather is off (`WEATHER_PROVIDER=off`).
     let upstream: (any WeatherUpstream)?
     let cache: SQLWeatherCache
+    let quota: WeatherQuota
     let logger: Logger
 
     static let freshFor = 10 * 60 * 1000
 
-    init(upstream: (any WeatherUpstream)?, cache: SQLWeatherCache, logger: Logger) {
+    init(upstream: (any WeatherUpstream)?, cache: SQLWeatherCache, quota: WeatherQuota = WeatherQuota(), logger: Logger) {
         self.upstream = upstream
         self.cache = cache
+        self.quota = quota
         self.logger = logger
     }
 
@@ -31,7 +33,7 @@ struct WeatherService: Sendable {
         case .off:
             upstream = nil
         }
-        self.init(upstream: upstream, cache: SQLWeatherCache(executor: executor), logger: logger)
+        self.init(upstream: upstream, cache: SQLWeatherCache(executor: executor), quota: WeatherQuota(limits: settings.quota), logger: logger)
     }
 
     static let turnedOff = DiaryError(
@@ -39,23 +41,46 @@ struct WeatherService: Sendable {
         message: "Weather is turned off on this server (WEATHER_PROVIDER=off); set OPENWEATHER_API_KEY or WEATHER_PROVIDER=open-meteo."
     )
 
-    func weather(at location: WeatherLocation, now: Date) async throws -> CurrentWeather {
+    /// The weather at `location` for `account`: from the cache, or from the one upstream call in flight for that
+    /// place, or from a new one if the account's and the process's budgets allow it (`WeatherQuota`).
+    func weather(at location: WeatherLocation, for account: Int, now: Date) async throws -> CurrentWeather {
         guard let upstream else { throw Self.turnedOff }
         let nowMilliseconds = Int(DiaryTimestamp.milliseconds(of: now))
         if let cached = try await cache.weather(at: location.key, fetchedAfter: nowMilliseconds - Self.freshFor) {
             return cached
         }
-        let weather: CurrentWeather
+        let flight: Task<CurrentWeather, any Error>
         do {
-            weather = try await upstream.currentWeather(at: location)
-        } catch {
-            logger.warning("weather upstream failed", metadata: [
-                "provider": "\(upstream.name)", "location": "\(location.key)", "reason": "\(error.reason)",
-            ])
-            throw DiaryError(status: .badGateway, message: "The weather service (\(upstream.name)) did not answer properly (\(error.reason)); try again later.")
+            flight = try quota.flight(for: location.key, account: account) { [cache, logger] in
+                let weather: CurrentWeather
+                do {
+                    weather = try await upstream.currentWeather(at: location)
+                } catch {
+                    logger.warning("weather upstream failed", metadata: [
+                        "provider": "\(upstream.name)", "location": "\(location.key)", "reason": "\(error.reason)",
+                    ])
+                    throw DiaryError(status: .badGateway, message: "The weather service (\(upstream.name)) did not answer properly (\(error.reason)); try again later.")
+                }
+                try await cache.keep(weather, at: location.key, fetchedAt: nowMilliseconds, forgettingBefore: nowMilliseconds - Self.freshFor)
+                return weather
+            }
+        } catch let refusal as WeatherQuota.Refusal {
+            throw refusal.diaryError(provider: upstream.name)
         }
-        try await cache.keep(weather, at: location.key, fetchedAt: nowMilliseconds, forgettingBefore: nowMilliseconds - Self.freshFor)
-        return weather
+        return try await flight.value
+    }
+}
+
+extension WeatherQuota.Refusal {
+    func diaryError(provider: String) -> DiaryError {
+        switch self {
+        case .accountBudgetSpent:
+            DiaryError(status: .tooManyRequests, message: "Too many weather lookups for new places from this account; try again in a few minutes.")
+        case .processBudgetSpent:
+            DiaryError(status: .tooManyRequests, message: "This server has asked for the weather too often; try again in a few minutes.")
+        case .backingOff(let remaining):
+            DiaryError(status: .badGateway, message: "The weather service (\(provider)) failed a moment ago; try again in \(max(1, remaining.components.seconds)) s.")
+        }
     }
 }
 

@@ -20,6 +20,8 @@ public struct WeatherSettings: Sendable, Equatable {
     public var openMeteoBaseURL = "https://api.open-meteo.com"
     /// How long one weather call may take, answer included (5 s; tests shorten it).
     public var timeout: Duration = .seconds(5)
+    /// Upstream calls per account and in all, and the back-off after a failure (`WeatherQuota`).
+    var quota = WeatherQuota.Limits()
 
     public init() {}
 

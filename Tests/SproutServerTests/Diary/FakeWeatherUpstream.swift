@@ -14,6 +14,8 @@ final class FakeWeatherUpstream: @unchecked Sendable {
         case garbage
         /// Headers never come.
         case silent
+        /// The good answer, after a pause (so that requests pile up while it is in flight).
+        case delayed(Duration)
     }
 
     // Guarded by `lock`.
@@ -85,6 +87,9 @@ final class FakeWeatherUpstream: @unchecked Sendable {
         case .silent:
             try await Task.sleep(for: .seconds(30))
             return Response(status: .ok)
+        case .delayed(let pause):
+            try await Task.sleep(for: pause)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: goodAnswer()))
         }
     }
 }

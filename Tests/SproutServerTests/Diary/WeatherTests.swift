@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import SproutWire
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// bad coordinates. Never invented.
 @Suite struct WeatherTests {
     private func withWeather(
-        key: String? = "test-key", timeout: Duration = .seconds(5),
+        key: String? = "test-key", timeout: Duration = .seconds(5), quota: WeatherQuota.Limits = WeatherQuota.Limits(backOffAfterFailure: .zero),
         _ body: @escaping @Sendable (any TestClientProtocol, SproutDatabase, TestAccount, FakeWeatherUpstream, String) async throws -> Void
     ) async throws {
         let upstream = FakeWeatherUpstream()
@@ -19,6 +20,7 @@ import Testing
                 $0.weather.openWeatherBaseURL = base
                 $0.weather.openMeteoBaseURL = base
                 $0.weather.timeout = timeout
+                $0.weather.quota = quota
             }) { client, database in
                 let account = try await client.signUp("weatherer")
                 try await body(client, database, account, upstream, base)
@@ -144,6 +146,47 @@ import Testing
         }
         #expect(WMOWeatherCode.allCases.count == 28)
         #expect(WMOWeatherCode(rawValue: 0)?.openWeatherCondition.icon == "01" && WMOWeatherCode(rawValue: 95)?.openWeatherCondition.main == "Thunderstorm")
+    }
+
+    /// Security review point 6: ten misses for one place at once made ten upstream calls.
+    @Test func concurrentMissesForOnePlaceShareOneUpstreamCall() async throws {
+        try await withWeather { client, _, account, upstream, _ in
+            upstream.set(.delayed(.milliseconds(400)))
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<10 { group.addTask { try await client.diary(.get, "/api/weather?lat=37.5665&lon=126.978", as: account).status } }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok } && upstream.queries.count == 1, "\(statuses), \(upstream.queries.count) calls")
+        }
+    }
+
+    @Test func anAccountsUpstreamMissesAreLimitedAndOthersAreNot() async throws {
+        try await withWeather(quota: WeatherQuota.Limits(missesPerAccount: 3, missesInAll: 5, backOffAfterFailure: .zero)) { client, _, account, upstream, _ in
+            for place in 0..<3 {
+                #expect(try await client.diary(.get, "/api/weather?lat=\(place)&lon=1", as: account).status == .ok)
+            }
+            let refused = try await client.diary(.get, "/api/weather?lat=9&lon=1", as: account)
+            #expect(refused.status == .tooManyRequests && (refused.message ?? "").contains("this account"))
+            // Places already fetched still come from the cache, and another account has a budget of its own…
+            #expect(try await client.diary(.get, "/api/weather?lat=1&lon=1", as: account).status == .ok)
+            let other = try await client.signUp("neighbour")
+            #expect(try await client.diary(.get, "/api/weather?lat=10&lon=1", as: other).status == .ok)
+            #expect(try await client.diary(.get, "/api/weather?lat=11&lon=1", as: other).status == .ok)
+            // …until the process's budget is spent.
+            let spent = try await client.diary(.get, "/api/weather?lat=12&lon=1", as: other)
+            #expect(spent.status == .tooManyRequests && (spent.message ?? "").contains("server"))
+            #expect(upstream.queries.count == 5)
+        }
+    }
+
+    @Test func afterAnUpstreamFailureNothingIsAskedDuringTheBackOff() async throws {
+        try await withWeather(quota: WeatherQuota.Limits(backOffAfterFailure: .seconds(60))) { client, _, account, upstream, _ in
+            upstream.set(.status(500))
+            #expect(try await client.diary(.get, "/api/weather?lat=1&lon=2", as: account).status == .badGateway)
+            let during = try await client.diary(.get, "/api/weather?lat=3&lon=4", as: account)
+            #expect(during.status == .badGateway && (during.message ?? "").contains("a moment ago"))
+            #expect(upstream.queries.count == 1)
+        }
     }
 
     @Test func badCoordinatesAreA400() async throws {
