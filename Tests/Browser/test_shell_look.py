@@ -1,10 +1,12 @@
 """The site's look in light and dark: dark mode follows the system's setting (prefers-color-scheme) on every page,
 and text keeps a contrast ratio of at least 4.5:1 against what is behind it (WCAG 2.x AA), in both."""
 
+import uuid
+
 import pytest
 from selenium.webdriver.common.by import By
 
-from helpers import fill, log_in, screenshot, wait
+from helpers import fill, log_in, sample_png, screenshot, wait
 
 # Every visible element with text of its own (and every text field's value): its colour against the background
 # that shows behind it (its own, or the nearest ancestor's; translucent layers are blended). Controls that are
@@ -97,17 +99,29 @@ PAGES = ["/", "/todos", "/account/login", "/account/signup", "/nope", "/market",
          "/account/password"]
 
 
+@pytest.mark.board_posts(40)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_text_contrast_is_at_least_4_5_to_1_in_light_and_dark(browser, phone, server, schemes, scheme):
+    # Something of every kind on the pages: done and open todos, a post, board posts (notices, anonymous ones),
+    # products (discounted, sold out, in dollars), a diary entry with weather.
     server.api.create("대비를 재는 할 일")
     server.api.create("끝낸 할 일", is_done=True)
     writer = server.community.sign_up("대비측정")
     server.community.post(writer, "어두운 화면에서도 읽히는 글")
+    vendor = server.market.become_vendor(writer, "대비상점")
+    product = server.market.register(vendor, "할인하는 화분", 15000, [("a.png", sample_png(seed=1))], discounted_price=3000, stock=0)
+    server.market.register(vendor, "Magic Trackpad", 1234.5, [("b.png", sample_png(seed=2))], currency="USD", stock=3)
+    entry_id = str(uuid.uuid4())
+    status, _ = server.community.request("PUT", f"/api/diary/entries/{entry_id}", {
+        "title": "맑은 날의 일기", "body": "산책을 했다.\n바람이 좋았다.", "createdAt": "2026-06-28T01:02:03.000Z",
+        "weather": {"main": "Clouds", "description": "구름 조금", "icon": "02d", "tempC": 14.1}}, writer["token"])
+    assert status in (200, 201)
+    pages = PAGES + [f"/market/products/{product['id']}", f"/diary/{entry_id}"]
     failures = {}
     for driver in (browser, phone):
         set_scheme(driver, scheme)
-        for path in PAGES:
-            needs_account = path in ("/community", "/board", "/diary", "/account/password")
+        for path in pages:
+            needs_account = path in ("/community", "/board", "/diary", "/account/password") or path.startswith("/diary/")
             if needs_account and not driver.find_elements(By.ID, "logout-button"):
                 log_in(driver, server, "대비측정")
             if path in ("/account/login", "/account/signup") and driver.find_elements(By.ID, "logout-button"):
@@ -133,7 +147,7 @@ def test_text_contrast_is_at_least_4_5_to_1_in_light_and_dark(browser, phone, se
                 bad += audit(driver)
             if bad:
                 failures[f"{path} @{width}"] = bad
-            if path in ("/", "/community", "/nope"):
+            if path in ("/", "/community", "/nope", "/board", "/market"):
                 screenshot(driver, f"{scheme}-{path.strip('/') or 'home'}-{width}")
             driver.execute_script("Sprout.clearNotice()")
     assert failures == {}, "\n".join(f"{page}: {r['selector']} “{r['text']}” {r['color']} on {r['background']} = {r['ratio']}"
