@@ -17,7 +17,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import is_shown, log_in, screenshot, text_of, wait
+from helpers import is_shown, log_in, log_out, screenshot, text_of, wait
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAN_FRANCISCO = {"latitude": 37.7858, "longitude": -122.4064, "accuracy": 10}
@@ -983,3 +983,16 @@ def test_a_kept_draft_can_be_thrown_away(browser, server):
         assert diary.get(entry["id"])["body"] == "다른 기기에서 고친 글"
     finally:
         tab.finish()
+
+
+def test_logging_out_forgets_the_texts_kept_in_the_browser(browser, server):
+    _, diary = writer(server)
+    log_in(browser, server, "diarist")
+    open_new_entry(browser, server)
+    user_id = browser.execute_script("return document.body.dataset.userId")
+    type_text(browser, "\n제목 없이 남긴 글")  # no title: never sent, only kept here
+    wait(browser, lambda d: status(d) == NO_TITLE)
+    assert list(drafts_in(browser)) and all(key.endswith(f"@{user_id}") for key in drafts_in(browser))
+    log_out(browser)
+    assert drafts_in(browser) == {}, "the next person on this browser finds nothing"
+    assert diary.entries()["total"] == 0

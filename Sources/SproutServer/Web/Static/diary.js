@@ -640,10 +640,10 @@
     }
 
     // The page is being hidden or left: send what is unsaved at once, in a request that outlives the page.
+    // (The text is in this browser already: every change was kept as it was typed. Nothing is written here, so a page
+    // left by logging out, which has just removed this account's keys, does not put the draft back.)
     function saveOnLeave() {
       if (state.deleted || !state.loaded) return;
-      // Kept first: whatever becomes of the request below, the text is in this browser.
-      keepDraft();
       const parts = current();
       const key = keyOf(parts);
       const weather = state.pendingWeather;
@@ -860,7 +860,6 @@
     // Once it is kept in this browser it is not lost by leaving, so only text that could not be kept asks.
     window.addEventListener("beforeunload", (event) => {
       if (state.deleted || !state.loaded) return;
-      keepDraft();
       if (((state.failure && !isSaved()) || unsaveable()) && !state.draftKept) {
         event.preventDefault();
         event.returnValue = "";
