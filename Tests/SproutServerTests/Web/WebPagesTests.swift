@@ -62,12 +62,18 @@ import Testing
         }
     }
 
+    /// Signed out, the shared list is read-only: no form to add to it, an invitation to an own list instead.
     @Test func todosPageHasTheAppsControlsAndLoadsItsScript() async throws {
         let page = try await get("/todos")
-        for id in ["create-form", "new-title", "search-query", "hide-done", "favourites-only", "todo-list", "loading", "list-end", "sentinel", "delete-dialog"] {
+        for id in ["search-query", "hide-done", "favourites-only", "todo-list", "loading", "list-end", "sentinel", "todos-invite"] {
             #expect(page.body.contains(#"id="\#(id)""#), "missing #\(id)")
         }
-        #expect(page.body.contains(#"<label for="new-title">"#))
+        #expect(page.body.contains(#"data-read-only="true""#))
+        #expect(page.body.contains(#"href="/account/login?next=/todos" id="todos-login""#))
+        #expect(page.body.contains(#"href="/account/signup?next=/todos" id="todos-signup""#))
+        for id in ["create-form", "new-title", "delete-dialog"] {
+            #expect(!page.body.contains(#"id="\#(id)""#), "a signed-out visitor has #\(id)")
+        }
         #expect(page.body.contains(#"<label for="search-query">"#))
         let version = try #require(Self.assetVersion(in: page.body))
         #expect(page.body.contains(#"<script src="/static/todos.js?v=\#(version)" defer></script>"#))
