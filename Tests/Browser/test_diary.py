@@ -767,7 +767,10 @@ def test_the_list_has_an_entry_saved_a_moment_ago_after_the_back_button(browser,
     field.send_keys(" 그리고 바로 뒤로")
     browser.back()
     wait(browser, lambda d: d.current_url == server.url("/diary"))
-    wait(browser, lambda d: row(d, entry_id).find_element(By.CSS_SELECTOR, ".diary-entry-preview").text == "본문 그리고 바로 뒤로",
+    # (Read by script: the list may be drawn again meanwhile, which would leave a found element stale.)
+    wait(browser, lambda d: d.execute_script(
+        "const e = document.querySelector(`#entry-list li[data-id='${arguments[0]}'] .diary-entry-preview`);"
+        " return e ? e.textContent : null", entry_id) == "본문 그리고 바로 뒤로",
          message="the list did not show the last save")
     assert diary.get(entry_id)["body"] == "본문 그리고 바로 뒤로"
 
