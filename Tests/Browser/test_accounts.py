@@ -1,7 +1,9 @@
 """Accounts in the browser: sign up, log in, log out (with its confirmation), change password, and the Todos
 page showing the signed-in account's own list. Against a real server and database."""
 
+import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from helpers import TodosPage, fill, is_shown, log_in, screenshot, signed_in_as, submit_enabled, text_of, wait
 
@@ -41,8 +43,12 @@ def test_sign_up_checks_the_confirmation_before_asking_the_server(browser, serve
     fill(browser, "signup-password", "password1")
     fill(browser, "signup-confirm", "password2")
     browser.find_element(By.ID, "signup-submit").click()
-    wait(browser, lambda d: is_shown(d, "form-error"))
-    assert text_of(browser, "form-error") == "비밀번호가 일치하지 않습니다."
+    # The mismatch is told beside the confirmation field, which takes the focus.
+    wait(browser, lambda d: is_shown(d, "signup-confirm-error"))
+    assert text_of(browser, "signup-confirm-error") == "비밀번호가 일치하지 않습니다."
+    assert browser.find_element(By.ID, "signup-confirm").get_attribute("aria-invalid") == "true"
+    assert browser.switch_to.active_element.get_attribute("id") == "signup-confirm"
+    assert not is_shown(browser, "form-error")
     assert server.community.log_in("mismatch", "password1")[0] == 400, "nothing was sent"
 
 
@@ -54,8 +60,12 @@ def test_a_taken_username_shows_the_servers_message(browser, server):
     fill(browser, "signup-password", "password1")
     fill(browser, "signup-confirm", "password1")
     browser.find_element(By.ID, "signup-submit").click()
-    wait(browser, lambda d: is_shown(d, "form-error"))
-    assert text_of(browser, "form-error") == "이미 사용 중인 아이디예요. (Username already taken)"
+    # The server's refusal, in Korean alone, under the field it is about.
+    wait(browser, lambda d: is_shown(d, "signup-username-error"))
+    assert text_of(browser, "signup-username-error") == "이미 사용 중인 아이디예요."
+    assert browser.find_element(By.ID, "signup-username").get_attribute("aria-invalid") == "true"
+    assert browser.switch_to.active_element.get_attribute("id") == "signup-username"
+    assert not is_shown(browser, "form-error")
     assert browser.current_url.startswith(server.url("/account/signup"))
     assert signed_in_as(browser) is None
     # The form can be corrected and sent again.
@@ -74,7 +84,7 @@ def test_log_in_shows_errors_then_log_out_asks_first(browser, server):
     fill(browser, "login-password", "wrong-password")
     browser.find_element(By.ID, "login-submit").click()
     wait(browser, lambda d: is_shown(d, "form-error"))
-    assert text_of(browser, "form-error") == "아이디(또는 이메일)나 비밀번호가 맞지 않아요. (Identifier or password invalid.)"
+    assert text_of(browser, "form-error") == "아이디(또는 이메일)나 비밀번호가 맞지 않아요."
     screenshot(browser, "account-login-error")
 
     fill(browser, "login-password", "password1")
@@ -122,21 +132,25 @@ def test_change_password(browser, server):
     wait(browser, lambda d: d.current_url == server.url("/account/password"))
     assert not submit_enabled(browser, "password-submit")
 
-    # A wrong current password: the server's answer, shown.
+    # A wrong current password: told beside that field, speaking of the password only.
     fill(browser, "password-current", "not-my-password")
     fill(browser, "password-new", "password2")
     assert not submit_enabled(browser, "password-submit")
     fill(browser, "password-confirm", "password2")
     wait(browser, lambda d: submit_enabled(d, "password-submit"))
     browser.find_element(By.ID, "password-submit").click()
-    wait(browser, lambda d: is_shown(d, "form-error"))
-    assert "Identifier or password invalid." in text_of(browser, "form-error")
+    wait(browser, lambda d: is_shown(d, "password-current-error"))
+    assert text_of(browser, "password-current-error") == "현재 비밀번호가 맞지 않아요."
+    assert browser.find_element(By.ID, "password-current").get_attribute("aria-invalid") == "true"
+    assert not is_shown(browser, "form-error")
 
-    # A confirmation that differs is caught before sending.
+    # A confirmation that differs is caught before sending; correcting the current password clears its message.
     fill(browser, "password-current", "password1")
+    wait(browser, lambda d: not is_shown(d, "password-current-error"))
     fill(browser, "password-confirm", "password3")
     browser.find_element(By.ID, "password-submit").click()
-    wait(browser, lambda d: text_of(d, "form-error") == "비밀번호가 일치하지 않습니다.")
+    wait(browser, lambda d: is_shown(d, "password-confirm-error"))
+    assert text_of(browser, "password-confirm-error") == "비밀번호가 일치하지 않습니다."
 
     fill(browser, "password-confirm", "password2")
     screenshot(browser, "account-password")
@@ -171,3 +185,91 @@ def test_the_todos_page_shows_the_signed_in_accounts_own_list(browser, server):
     assert [t["title"] for t in server.api.all()] == ["모두의 목록에 있는 할 일"]
     assert [t["title"] for t in server.community.todos(other)] == ["이웃의 목록에 있는 할 일"]
     screenshot(browser, "todos-signed-in")
+
+
+def field_state(driver, field_id):
+    return driver.execute_script("""
+        const field = document.getElementById(arguments[0]);
+        const message = document.getElementById(arguments[0] + '-error');
+        const shown = message && !message.hidden ? message.textContent : '';
+        return {invalid: field.getAttribute('aria-invalid') === 'true', message: shown,
+                described: (field.getAttribute('aria-describedby') || '').split(' ').includes(arguments[0] + '-error')};""", field_id)
+
+
+@pytest.fixture(params=["browser", "phone"])
+def driver(request, server):
+    return request.getfixturevalue(request.param)
+
+
+def test_sign_up_checks_every_field_inline_as_the_server_would(driver, server):
+    driver.get(server.url("/account/signup"))
+    # Passing through an empty field is no mistake yet.
+    driver.find_element(By.ID, "signup-username").click()
+    driver.find_element(By.ID, "signup-username").send_keys(Keys.TAB)
+    assert field_state(driver, "signup-username") == {"invalid": False, "message": "", "described": False}
+
+    # Leaving a field checks it; typing in it afterwards checks again, so the message goes as soon as it is right.
+    fill(driver, "signup-username", "ab").send_keys(Keys.TAB)
+    assert field_state(driver, "signup-username") == {
+        "invalid": True, "message": "아이디는 3자 이상 50자 이하로 정해 주세요. 지금 2자예요.", "described": True}
+    driver.find_element(By.ID, "signup-username").send_keys("c")
+    assert field_state(driver, "signup-username") == {"invalid": False, "message": "", "described": False}
+    # The hint stays part of the field's description.
+    assert driver.find_element(By.ID, "signup-username").get_attribute("aria-describedby") == "signup-username-hint"
+    # Counted as the server counts: characters as people see them (one emoji with its modifiers is one).
+    # (ChromeDriver types only the Basic Multilingual Plane: the emoji are put in as a paste would.)
+    field = fill(driver, "signup-username", "")
+    driver.execute_script("arguments[0].value = '👩‍👩‍👧‍👦🌱'; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", field)
+    field.send_keys(Keys.TAB)
+    assert field_state(driver, "signup-username")["message"] == "아이디는 3자 이상 50자 이하로 정해 주세요. 지금 2자예요."
+    fill(driver, "signup-email", "farmer@").send_keys(Keys.TAB)
+    assert field_state(driver, "signup-email")["message"] == "이메일 주소 형식이 올바르지 않아요. 예: name@example.com"
+    fill(driver, "signup-password", "pa$$$$word").send_keys(Keys.TAB)
+    assert field_state(driver, "signup-password")["message"] == "비밀번호에 $ 기호는 세 번까지만 쓸 수 있어요."
+    # 25 Hangul syllables are 75 bytes, more than bcrypt's 72.
+    fill(driver, "signup-password", "가" * 25).send_keys(Keys.TAB)
+    assert field_state(driver, "signup-password")["message"] == "비밀번호가 너무 길어요. 영문은 72자, 한글은 24자까지 쓸 수 있어요."
+
+    # On submit every field is checked at once, each with its own message, and the first takes the focus.
+    fill(driver, "signup-username", "farmer@example.com")
+    fill(driver, "signup-email", "not-an-address")
+    fill(driver, "signup-password", "12345")
+    fill(driver, "signup-confirm", "54321")
+    driver.find_element(By.ID, "signup-submit").click()
+    expected = {
+        "signup-username": "아이디는 이메일 주소 모양일 수 없어요. 이메일은 아래 칸에 적어 주세요.",
+        "signup-email": "이메일 주소 형식이 올바르지 않아요. 예: name@example.com",
+        "signup-password": "비밀번호는 6자 이상이어야 해요.",
+        "signup-confirm": "비밀번호가 일치하지 않습니다.",
+    }
+    for field_id, message in expected.items():
+        assert field_state(driver, field_id) == {"invalid": True, "message": message, "described": True}, field_id
+    assert driver.switch_to.active_element.get_attribute("id") == "signup-username"
+    assert not is_shown(driver, "form-error")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= driver.execute_script("return innerWidth")
+    screenshot(driver, f"account-signup-inline-{driver.execute_script('return innerWidth')}")
+    assert server.community.log_in("farmer@example.com", "12345")[0] == 400, "nothing was sent"
+
+    # The confirmation follows the password: fixing the password to match clears the confirmation's message.
+    fill(driver, "signup-password", "54321x")
+    fill(driver, "signup-confirm", "54321x")
+    assert field_state(driver, "signup-confirm")["message"] == ""
+    fill(driver, "signup-password", "543210")
+    assert field_state(driver, "signup-confirm")["message"] == "비밀번호가 일치하지 않습니다."
+
+
+def test_sign_up_puts_a_taken_email_beside_the_email_field(browser, server):
+    server.community.sign_up("first")  # first@example.com
+    browser.get(server.url("/account/signup"))
+    fill(browser, "signup-username", "second")
+    fill(browser, "signup-email", "FIRST@example.com")
+    fill(browser, "signup-password", "password1")
+    fill(browser, "signup-confirm", "password1")
+    browser.find_element(By.ID, "signup-submit").click()
+    wait(browser, lambda d: field_state(d, "signup-email")["message"])
+    assert field_state(browser, "signup-email") == {"invalid": True, "message": "이미 가입된 이메일이에요.", "described": True}
+    assert field_state(browser, "signup-username")["invalid"] is False
+    assert browser.switch_to.active_element.get_attribute("id") == "signup-email"
+    fill(browser, "signup-email", "second@example.com")
+    browser.find_element(By.ID, "signup-submit").click()
+    wait(browser, lambda d: d.current_url == server.url("/community"))

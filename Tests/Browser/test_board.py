@@ -1,7 +1,7 @@
 """The Mail Plug Board in the browser: the log-in prompt, the board menu (the last board reopened), posts with their
 badges and endless scrolling 30 at a time, search by target with highlighted matches and recent searches, a post
-(a view counted; edit and delete for its writer only, deleting after a confirmation), and the one form for writing
-and editing."""
+(a view counted; edit and delete for its writer only, deleting after a confirmation; a reply with "Re: " and the Re
+badge), the one form for writing, replying and editing, and the last board and recent searches kept per account."""
 
 import re
 
@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from helpers import fill, is_shown, log_in, screenshot, submit_enabled, text_of, wait
+from helpers import fill, is_shown, log_in, log_out, screenshot, submit_enabled, text_of, wait
 
 BOARDS = ["공지사항", "자유게시판", "익명게시판"]
 NO_RESULTS = "검색 결과가 없습니다.\n다른 검색어를 입력해 보세요."
@@ -181,7 +181,7 @@ def test_the_menu_lists_the_boards_and_the_last_board_reopens(browser, server):
     assert selected_board(browser) == "자유게시판"
 
     # A board that is gone (archived, say) falls back to the first.
-    browser.execute_script("localStorage.setItem('sprout.board.last', '999')")
+    browser.execute_script("localStorage.setItem('sprout.board.last@' + Sprout.me.id, '999')")
     browser.refresh()
     settle_list(browser)
     assert selected_board(browser) == "공지사항"
@@ -310,8 +310,8 @@ def test_someone_elses_post_has_no_edit_or_delete_and_the_server_message_is_show
     fill(browser, "board-title-input", "고친 제목")
     browser.find_element(By.ID, "board-submit").click()
     wait(browser, lambda d: is_shown(d, "form-error"))
-    assert text_of(browser, "form-error") == ("게시글을 수정하지 못했습니다. 찾는 글이나 댓글이 없어요. 이미 삭제되었을 수 있어요. "
-                                              "(No post in this board has this id.)")
+    # The server's answer in Korean (site.js's api() translates every refusal; "No post in this board has this id.").
+    assert text_of(browser, "form-error") == "게시글을 수정하지 못했습니다. 게시글을 찾을 수 없어요. 삭제되었을 수 있어요."
     assert submit_enabled(browser, "board-submit")
 
     browser.get(server.url(f"/board/2/posts/{mine['postId']}"))
@@ -562,7 +562,7 @@ def test_recent_searches_are_kept_without_duplicates_most_recent_first(browser, 
     wait(browser, lambda d: history(d) == [])
     assert text_of(browser, "history-empty") == NO_HISTORY
     assert not is_shown(browser, "history-clear")
-    assert browser.execute_script("return localStorage.getItem('sprout.board.searches')") == "[]"
+    assert browser.execute_script("return localStorage.getItem('sprout.board.history@' + Sprout.me.id)") == "[]"
 
 
 # ---- Names and phone width ---------------------------------------------------------------------------
@@ -601,3 +601,160 @@ def test_phone_width_has_no_sideways_scrolling_on_the_board(phone, server):
     phone.get(server.url(f"/board/2/posts/{row_ids(phone)[0]}"))
     settle_post(phone)
     assert phone.execute_script("return document.documentElement.scrollWidth") <= 390
+
+
+# ---- Replies -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_replying_to_a_post_prefills_re_and_the_reply_has_the_re_badge(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    asker, boards = reader(server, "asker")
+    question = server.board.write(asker, boards["자유게시판"], "화분 물은 얼마나 자주 주나요?", "상추 모종이에요.")
+    server.community.sign_up("gardener")
+    signed_in_on_board(driver, server, "gardener", "자유게시판")
+    row(driver, question["postId"]).find_element(By.CSS_SELECTOR, "a").click()
+    settle_post(driver)
+    assert not is_shown(driver, "post-actions"), "someone else's post"
+    assert not is_shown(driver, "post-parent"), "no reply itself"
+    wait(driver, lambda d: is_shown(d, "post-reply"))
+    assert text_of(driver, "post-reply") == "답글"
+    driver.find_element(By.ID, "post-reply").click()
+
+    wait(driver, lambda d: d.current_url == server.url(f"/board/2/write?reply={question['postId']}"))
+    settle_form(driver)
+    assert driver.title.startswith("답글 쓰기")
+    assert text_of(driver, "write-title").startswith("답글 쓰기")
+    assert is_shown(driver, "reply-to") and text_of(driver, "reply-to-link") == "화분 물은 얼마나 자주 주나요?"
+    title = driver.find_element(By.ID, "board-title-input")
+    assert title.get_attribute("value") == "Re: 화분 물은 얼마나 자주 주나요?"
+    assert driver.switch_to.active_element == driver.find_element(By.ID, "board-contents-input"), "ready to write the answer"
+    assert not submit_enabled(driver, "board-submit"), "the answer is still empty"
+    driver.find_element(By.ID, "board-contents-input").send_keys("흙이 마르면 듬뿍 주세요.")
+    wait(driver, lambda d: submit_enabled(d, "board-submit"))
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= driver.execute_script("return innerWidth")
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    screenshot(driver, f"board-reply-form-{size}")
+    driver.find_element(By.ID, "board-submit").click()
+
+    reply_id = wait_for_saved_post(driver, server, 2)
+    assert "답글을 등록했습니다." in driver.find_element(By.TAG_NAME, "body").text
+    assert text_of(driver, "post-title-text") == "Re: 화분 물은 얼마나 자주 주나요?"
+    assert [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#post-badges .board-badge")] == ["Re"]
+    saved = server.board.post(asker, 2, reply_id)
+    assert (saved["parentPostId"], saved["postType"], saved["contents"]) == (question["postId"], "reply", "흙이 마르면 듬뿍 주세요.")
+    # The reply leads back to what it answers.
+    assert is_shown(driver, "post-parent")
+    assert driver.find_element(By.ID, "post-parent-link").get_attribute("pathname") == f"/board/2/posts/{question['postId']}"
+
+    # In the list the reply carries Re, the question does not.
+    driver.get(server.url("/board"))
+    settle_list(driver)
+    assert row_ids(driver)[:2] == [reply_id, question["postId"]]
+    assert badges(row(driver, reply_id)) == ["Re"]
+    assert badges(row(driver, question["postId"])) == []
+    assert row(driver, reply_id).find_element(By.CSS_SELECTOR, ".board-badge-reply").is_displayed()
+
+    # Replying to a reply says "Re: " once.
+    driver.get(server.url(f"/board/2/posts/{reply_id}"))
+    settle_post(driver)
+    wait(driver, lambda d: is_shown(d, "post-reply"))
+    driver.find_element(By.ID, "post-reply").click()
+    settle_form(driver)
+    wait(driver, lambda d: d.find_element(By.ID, "board-title-input").get_attribute("value") == "Re: 화분 물은 얼마나 자주 주나요?")
+
+
+@pytest.mark.board_posts(3)
+def test_there_is_no_reply_where_one_cannot_write(browser, server):
+    account, boards = reader(server, "noticereader")
+    notices = server.board.posts(account, boards["공지사항"])["value"]
+    assert notices, "the seed has a notice"
+    signed_in_on_board(browser, server, "noticereader")
+    browser.get(server.url(f"/board/{boards['공지사항']}/posts/{notices[0]['postId']}"))
+    settle_post(browser)
+    assert text_of(browser, "post-board") == "공지사항"
+    assert not is_shown(browser, "post-reply")
+    # Asked for directly, the form refuses as it does for a new post there.
+    browser.get(server.url(f"/board/{boards['공지사항']}/write?reply={notices[0]['postId']}"))
+    settle_form(browser)
+    assert text_of(browser, "form-error") == "이 게시판에는 글을 쓸 수 없습니다."
+    assert not submit_enabled(browser, "board-submit")
+
+
+def test_a_reply_to_a_post_that_is_gone_says_so(browser, server):
+    account, boards = reader(server, "latecomer")
+    post = server.board.write(account, boards["자유게시판"], "곧 지울 글", "내용")
+    status, _ = server.board.request("DELETE", f"/{boards['자유게시판']}/posts/{post['postId']}", token=account["token"])
+    assert status == 204
+    signed_in_on_board(browser, server, "latecomer")
+    browser.get(server.url(f"/board/2/write?reply={post['postId']}"))
+    settle_form(browser)
+    assert text_of(browser, "form-error") == "답글을 달 게시글을 찾을 수 없습니다. 삭제되었을 수 있어요."
+    assert not submit_enabled(browser, "board-submit")
+
+
+# ---- Kept per account --------------------------------------------------------------------------------
+
+def sign_out(driver):
+    """Logs out with the header's button, opening the header's menu first where a phone keeps the button in it."""
+    button = driver.find_element(By.ID, "logout-button")
+    if not button.is_displayed() and driver.find_elements(By.ID, "menu-button"):
+        driver.find_element(By.ID, "menu-button").click()
+        wait(driver, lambda d: button.is_displayed())
+    log_out(driver)
+
+
+def stored_keys(driver):
+    return sorted(driver.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('sprout.board.'))"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_recent_searches_and_the_last_board_are_each_accounts_own_and_go_at_sign_out(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    seed_for_search(server)
+    carol = server.community.sign_up("carol")
+    # What an earlier version kept for the whole browser is dropped, not handed to whoever signs in.
+    driver.get(server.url("/"))
+    driver.execute_script("localStorage.setItem('sprout.board.searches', JSON.stringify([{text: '남의 검색', target: 'all'}]));"
+                          " localStorage.setItem('sprout.board.last', '3')")
+
+    signed_in_on_board(driver, server, "bob")
+    assert selected_board(driver) == "공지사항", "the browser's old last board is nobody's"
+    open_board(driver, "자유게시판")
+    search(driver, "공지", "title")
+    bob_id = driver.execute_script("return Sprout.me.id")
+    assert stored_keys(driver) == [f"sprout.board.history@{bob_id}", f"sprout.board.last@{bob_id}"]
+    fill(driver, "search-query", "")
+    driver.find_element(By.ID, "search-query").send_keys(" ", Keys.BACKSPACE)
+    wait(driver, lambda d: is_shown(d, "search-history"))
+    assert history(driver) == [("제목", "공지")]
+
+    # Another account in the same browser (bob's keys are still here while bob is only switched away from).
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    signed_in_on_board(driver, server, "carol")
+    assert driver.execute_script("return Sprout.me.id") == carol["id"]
+    assert selected_board(driver) == "공지사항", "bob's last board is bob's"
+    driver.find_element(By.ID, "search-query").click()
+    wait(driver, lambda d: is_shown(d, "search-history"))
+    assert history(driver) == [], "bob's searches are bob's"
+    assert text_of(driver, "history-empty") == NO_HISTORY
+    open_board(driver, "익명게시판")
+    search(driver, "커피", "contents")
+
+    # Back to bob: his own, untouched by carol's.
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    signed_in_on_board(driver, server, "bob")
+    assert selected_board(driver) == "자유게시판"
+    driver.find_element(By.ID, "search-query").click()
+    wait(driver, lambda d: is_shown(d, "search-history"))
+    assert history(driver) == [("제목", "공지")]
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+
+    # Signing out forgets them: signing in again starts afresh.
+    sign_out(driver)
+    assert f"sprout.board.history@{bob_id}" not in stored_keys(driver)
+    assert f"sprout.board.last@{bob_id}" not in stored_keys(driver)
+    signed_in_on_board(driver, server, "bob")
+    assert selected_board(driver) == "공지사항"
+    driver.find_element(By.ID, "search-query").click()
+    wait(driver, lambda d: is_shown(d, "search-history"))
+    assert history(driver) == []

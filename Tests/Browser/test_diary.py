@@ -17,7 +17,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import is_shown, log_in, screenshot, text_of, wait
+from helpers import is_shown, log_in, log_out, screenshot, text_of, wait
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAN_FRANCISCO = {"latitude": 37.7858, "longitude": -122.4064, "accuracy": 10}
@@ -431,13 +431,18 @@ def test_a_failed_save_keeps_the_text_and_can_be_retried(browser, server):
     assert browser.current_url == server.url(f"/diary/{entry['id']}")
     assert is_shown(browser, "save-error")
 
+    # "다시 시도" tries again at once (still offline here: it fails again, and says so).
+    browser.find_element(By.ID, "save-retry").click()
+    time.sleep(0.5)
+    assert is_shown(browser, "save-error") and status(browser) == "저장 안 됨"
+
     browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    # Back online, the page saves by itself (the browser's `online` event); no button needs pressing.
+    wait_saved(browser)
     # The console's record of the refused requests is expected; nothing else may be there.
     severe = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert all("ERR_INTERNET_DISCONNECTED" in message for message in severe), severe
-    browser.find_element(By.ID, "save-retry").click()
-    wait_saved(browser)
     assert not is_shown(browser, "save-error")
     assert diary.get(entry["id"])["body"] == "연결이 끊기기 전\n끊긴 동안 쓴 줄"
 
@@ -606,6 +611,18 @@ def test_every_weather_icon_group_is_drawn_on_the_page(browser, server):
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
 
 
+def test_weather_of_main_and_icon_alone_is_shown_without_a_temperature(browser, server):
+    """The contract's weather is {main, icon}: the seed app sends no description or temperature."""
+    _, diary = writer(server)
+    entry = diary.put("비 오는 날", "우산을 챙겼다", "2026-04-02T12:00:00Z", {"main": "Rain", "icon": "10d"})
+    assert entry["weather"] == {"main": "Rain", "icon": "10d"}
+    log_in(browser, server, "diarist", next_path=f"/diary/{entry['id']}")
+    settle_editor(browser)
+    text = wait(browser, lambda d: d.find_element(By.ID, "weather-text").text or None)
+    assert text == "Rain" and "NaN" not in browser.page_source and "undefined" not in text
+    assert browser.find_element(By.CSS_SELECTOR, "#weather-icon .diary-weather-icon, #weather-icon svg")
+
+
 # ---- Phone -------------------------------------------------------------------------------------------
 
 def test_phone_width_has_no_sideways_scrolling_in_the_diary(phone, server):
@@ -643,3 +660,354 @@ def test_every_control_on_the_diary_screens_has_a_name(browser, server):
         browser.get(server.url(path))
         wait(browser, lambda d: d.find_element(By.ID, "editor").is_displayed())
         assert browser.execute_script(UNNAMED_CONTROLS) == [], path
+
+
+# ---- From the list: share and delete -----------------------------------------------------------------
+
+CATCH_CLIPBOARD = """
+    window.copied = [];
+    navigator.clipboard.writeText = (text) => { window.copied.push(text); return Promise.resolve(); };"""
+
+
+def toast(driver):
+    """The page's message (site.js's toast)."""
+    return text_of(driver, "flash")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_list_rows_share_and_delete_after_asking(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    _, diary = writer(server)
+    oldest = diary.put("첫째 날", "아무 일도 없었다", "2026-04-01T09:00:00Z")
+    middle = diary.put("둘째 날의 조금 긴 제목: 목록에서 지울 일기", "\n지울 본문\n", "2026-04-02T09:00:00Z")
+    newest = diary.put("셋째 날", "나눌 하루\n둘째 줄\n\n", "2026-04-03T09:00:00Z",
+                       {"main": "Clear", "description": "맑음", "icon": "01d", "tempC": 20})
+    log_in(driver, server, "diarist", next_path="/diary")
+    settle_list(driver)
+    assert row_ids(driver) == [newest["id"], middle["id"], oldest["id"]]
+    for entry_row in driver.find_elements(By.CSS_SELECTOR, "#entry-list li.diary-entry"):
+        for control in entry_row.find_elements(By.CSS_SELECTOR, "a, button"):
+            rect = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", control)
+            assert rect["left"] >= 0 and rect["right"] <= driver.execute_script("return innerWidth"), rect
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= driver.execute_script("return innerWidth")
+
+    # Share copies what the editor's share copies: the title, a blank line, the body.
+    driver.execute_script(CATCH_CLIPBOARD)
+    share = row(driver, newest["id"]).find_element(By.CSS_SELECTOR, ".diary-entry-share")
+    assert share.accessible_name == "공유"
+    share.click()
+    wait(driver, lambda d: d.execute_script("return window.copied.length") == 1)
+    assert driver.execute_script("return window.copied") == ["셋째 날\n\n나눌 하루\n둘째 줄"]
+    assert driver.current_url == server.url("/diary"), "sharing does not open the entry"
+    wait(driver, lambda d: toast(d) == "“셋째 날”을 복사했어요.")
+
+    # Delete asks with the app's alert; cancelling (or Escape) keeps the entry.
+    dialog = driver.find_element(By.ID, "delete-dialog")
+    delete = row(driver, middle["id"]).find_element(By.CSS_SELECTOR, ".diary-entry-delete")
+    delete.click()
+    wait(driver, lambda d: dialog.is_displayed())
+    assert text_of(driver, "delete-dialog-title") == "진짜요?" and text_of(driver, "delete-dialog-text") == "정말로 삭제 하시겠어요?"
+    screenshot(driver, f"diary-list-delete-dialog-{size}")
+    driver.find_element(By.ID, "delete-cancel").click()
+    wait(driver, lambda d: not dialog.is_displayed())
+    assert diary.get(middle["id"]) is not None and len(row_ids(driver)) == 3
+    assert driver.switch_to.active_element == delete, "focus goes back to the button"
+
+    delete.click()
+    wait(driver, lambda d: dialog.is_displayed())
+    driver.find_element(By.ID, "delete-confirm").click()
+    wait(driver, lambda d: middle["id"] not in row_ids(d))
+    assert row_ids(driver) == [newest["id"], oldest["id"]]
+    assert diary.get(middle["id"]) is None
+    assert text_of(driver, "entry-count") == "일기 2개"
+    wait(driver, lambda d: toast(d) == "일기를 삭제했어요.")
+    driver.execute_script("window.scrollTo(0, 0)")
+    screenshot(driver, f"diary-list-after-delete-{size}")
+
+    # A reload agrees.
+    driver.refresh()
+    settle_list(driver)
+    assert row_ids(driver) == [newest["id"], oldest["id"]]
+
+
+def test_deleting_from_the_list_keeps_endless_paging_in_step(browser, server):
+    _, diary = writer(server)
+    entries = [diary.put(f"{day}일", f"{day}일의 본문", f"2026-03-{day:02d}T12:00:00Z") for day in range(1, 26)]
+    log_in(browser, server, "diarist", next_path="/diary")
+    settle_list(browser)
+    first_page = row_ids(browser)
+    if len(first_page) != 20:
+        pytest.skip("the first page filled less than the screen")
+    dialog = browser.find_element(By.ID, "delete-dialog")
+    row(browser, entries[-1]["id"]).find_element(By.CSS_SELECTOR, ".diary-entry-delete").click()
+    wait(browser, lambda d: dialog.is_displayed())
+    browser.find_element(By.ID, "delete-confirm").click()
+    wait(browser, lambda d: entries[-1]["id"] not in row_ids(d))
+    deadline = time.monotonic() + 20
+    while not is_shown(browser, "list-end"):
+        assert time.monotonic() < deadline
+        browser.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        time.sleep(0.1)
+    settle_list(browser)
+    assert row_ids(browser) == [e["id"] for e in reversed(entries[:-1])], "none skipped after the deletion"
+
+
+# ---- The list has the last save ----------------------------------------------------------------------
+
+def test_the_list_has_an_entry_saved_a_moment_ago_after_the_back_button(browser, server):
+    _, diary = writer(server)
+    log_in(browser, server, "diarist", next_path="/diary")
+    settle_list(browser)
+    browser.find_element(By.ID, "new-entry-link").click()
+    wait(browser, lambda d: d.find_element(By.ID, "editor").is_displayed())
+    type_text(browser, "뒤로 가기 전에 쓴 일기\n본문")
+    wait_saved(browser)
+    entry_id = new_entry_id(browser, server)
+    # The browser's Back button may bring the list back as it was left (the back/forward cache).
+    browser.back()
+    wait(browser, lambda d: d.current_url == server.url("/diary"))
+    wait(browser, lambda d: entry_id in row_ids(d), message="the list did not show the entry just written")
+    settle_list(browser)
+    assert row_ids(browser) == [entry_id]
+    assert text_of(browser, "entry-count") == "일기 1개"
+
+    # Typed and left at once by Back (the save on leaving races the list's own request): still there, with the text.
+    browser.find_element(By.CSS_SELECTOR, f'#entry-list li[data-id="{entry_id}"] a').click()
+    settle_editor(browser)
+    field = browser.find_element(By.ID, "entry-text")
+    field.send_keys(Keys.CONTROL, Keys.END)
+    field.send_keys(" 그리고 바로 뒤로")
+    browser.back()
+    wait(browser, lambda d: d.current_url == server.url("/diary"))
+    # (Read by script: the list may be drawn again meanwhile, which would leave a found element stale.)
+    wait(browser, lambda d: d.execute_script(
+        "const e = document.querySelector(`#entry-list li[data-id='${arguments[0]}'] .diary-entry-preview`);"
+        " return e ? e.textContent : null", entry_id) == "본문 그리고 바로 뒤로",
+         message="the list did not show the last save")
+    assert diary.get(entry_id)["body"] == "본문 그리고 바로 뒤로"
+
+
+# ---- Offline: kept in the browser until the server answers -------------------------------------------
+
+def go_offline(driver, offline=True):
+    driver.execute_cdp_cmd("Network.enable", {})  # (per tab: a tab the test opened has not had it)
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def drafts_in(driver):
+    return driver.execute_script("""
+        return Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith('sprout.diary.draft.'))
+            .map(k => [k, JSON.parse(localStorage.getItem(k))]));""")
+
+
+class OfflineTab:
+    """The first tab stays open and offline (network emulation is per tab) with its unsaved text, while the test
+    opens the site in a second tab, online: what a visitor finds after closing the offline tab and coming back.
+    (Leaving or closing a page under DevTools' offline emulation would not do: the browser still delivers the page's
+    `keepalive` save, so the server would have the text after all.) At the end the first tab comes back online and
+    saves what it still holds, and the console's record of the refused requests is dropped."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.first = driver.current_window_handle
+
+    def open_second(self, path_url):
+        self.driver.switch_to.new_window("tab")
+        self.driver.get(path_url)
+
+    def finish(self):
+        driver = self.driver
+        if driver.current_window_handle != self.first:
+            driver.close()
+            driver.switch_to.window(self.first)
+        go_offline(driver, False)
+        if driver.find_elements(By.ID, "entry-text"):
+            wait(driver, lambda d: status(d) in ("저장됨", NO_TITLE), timeout=20)
+        driver.get_log("browser")
+
+
+def type_offline(driver, text):
+    """Goes offline and types `text` at the end of the editor; waits for the failed save's message."""
+    go_offline(driver)
+    field = driver.find_element(By.ID, "entry-text")
+    field.send_keys(Keys.CONTROL, Keys.END)
+    field.send_keys(text)
+    wait(driver, lambda d: is_shown(d, "save-error"), message="no error shown")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_text_typed_offline_is_kept_in_the_browser_and_saved_when_the_entry_is_reopened(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    _, diary = writer(server)
+    entry = diary.put("오프라인 일기", "온라인에서 쓴 줄")
+    log_in(driver, server, "diarist", next_path=f"/diary/{entry['id']}")
+    settle_editor(driver)
+    user_id = driver.execute_script("return document.body.dataset.userId")
+    tab = OfflineTab(driver)
+    try:
+        type_offline(driver, "\n지하철에서 쓴 줄")
+        assert "이 브라우저에도 보관해 두어서 창을 닫아도 잃지 않아요." in text_of(driver, "save-error")
+        assert "서버에 다시 연결되면 저장할게요." in text_of(driver, "save-error")
+        key = f"sprout.diary.draft.{entry['id']}@{user_id}"
+        kept = drafts_in(driver)[key]
+        assert kept["text"] == "오프라인 일기\n온라인에서 쓴 줄\n지하철에서 쓴 줄"
+        assert kept["baseUpdatedAt"] == entry["updatedAt"] and kept["onServer"] is True
+        driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+        screenshot(driver, f"diary-offline-{size}")
+        time.sleep(2.5)  # a retry or two, still offline
+        assert diary.get(entry["id"])["body"] == "온라인에서 쓴 줄", "nothing reached the server"
+
+        # Reopened (another tab, online): the kept text is restored and saved.
+        tab.open_second(server.url(f"/diary/{entry['id']}"))
+        settle_editor(driver)
+        assert editor_text(driver) == "오프라인 일기\n온라인에서 쓴 줄\n지하철에서 쓴 줄"
+        assert is_shown(driver, "restore") and "되살려 저장했어요" in text_of(driver, "restore")
+        wait_saved(driver)
+        assert diary.get(entry["id"])["body"] == "온라인에서 쓴 줄\n지하철에서 쓴 줄"
+        assert [v["reason"] for v in diary.versions(entry["id"])] == ["replaced"], "written on the version it replaced"
+        wait(driver, lambda d: drafts_in(d) == {}, message="the draft stayed after it was saved")
+        screenshot(driver, f"diary-offline-restored-{size}")
+    finally:
+        tab.finish()
+    assert diary.get(entry["id"])["body"] == "온라인에서 쓴 줄\n지하철에서 쓴 줄"
+
+
+def test_a_new_entry_written_offline_is_saved_when_the_server_answers_while_the_page_is_open(browser, server):
+    _, diary = writer(server)
+    log_in(browser, server, "diarist")
+    open_new_entry(browser, server)
+    go_offline(browser)
+    type_text(browser, "비행기 안에서\n창밖은 구름")
+    wait(browser, lambda d: is_shown(d, "save-error"))
+    assert len(drafts_in(browser)) == 1
+    go_offline(browser, False)
+    # Back online: saved by itself (the browser's `online` event, or the next try), no button needed.
+    wait_saved(browser, timeout=20)
+    entry_id = new_entry_id(browser, server)
+    assert (diary.get(entry_id)["title"], diary.get(entry_id)["body"]) == ("비행기 안에서", "창밖은 구름")
+    assert not is_shown(browser, "save-error")
+    assert drafts_in(browser) == {}
+    browser.get_log("browser")
+
+
+def test_a_new_entry_written_offline_is_resumed_by_diary_new(browser, server):
+    _, diary = writer(server)
+    log_in(browser, server, "diarist")
+    open_new_entry(browser, server)
+    tab = OfflineTab(browser)
+    try:
+        type_offline(browser, "저장 못 한 새 일기\n오프라인에서 씀")
+        assert diary.entries()["total"] == 0
+        # /diary/new continues it (the server never had it) and saves it, rather than starting another.
+        tab.open_second(server.url("/diary/new"))
+        wait(browser, lambda d: d.find_element(By.ID, "editor").is_displayed())
+        assert editor_text(browser) == "저장 못 한 새 일기\n오프라인에서 씀"
+        assert "이어서 써요" in text_of(browser, "restore")
+        wait_saved(browser)
+        entry_id = new_entry_id(browser, server)
+        assert diary.get(entry_id)["body"] == "오프라인에서 씀"
+        assert drafts_in(browser) == {}
+        # With nothing left to continue, /diary/new is blank again.
+        open_new_entry(browser, server)
+        assert editor_text(browser) == "" and not is_shown(browser, "restore")
+    finally:
+        tab.finish()
+    assert diary.entries()["total"] == 1, "one entry, whichever tab saved it"
+
+
+def test_the_list_saves_text_an_editor_could_not_and_shows_it(browser, server):
+    """A save cut off when the editor is left (here: offline) is saved by the list and shown there."""
+    _, diary = writer(server)
+    entry = diary.put("끊긴 저장", "처음 문장", "2026-01-01T00:00:00Z")
+    log_in(browser, server, "diarist")
+    open_new_entry(browser, server)
+    tab = OfflineTab(browser)
+    try:
+        type_offline(browser, "목록이 저장할 새 일기\n본문")
+        tab.open_second(server.url(f"/diary/{entry['id']}"))
+        settle_editor(browser)
+        tab2_offline = OfflineTab(browser)
+        type_offline(browser, ", 그리고 끊긴 뒷부분")
+        # Both tabs offline with text the server never got; a third, online, opens the list.
+        browser.switch_to.new_window("tab")
+        browser.get(server.url("/diary"))
+        wait(browser, lambda d: len(row_ids(d)) == 2, message="the list did not save and show the kept entry")
+        settle_list(browser)
+        titles = browser.execute_script(
+            "return [...document.querySelectorAll('#entry-list .diary-entry-title')].map(e => e.textContent)")
+        assert titles == ["목록이 저장할 새 일기", "끊긴 저장"]
+        assert row(browser, entry["id"]).find_element(By.CSS_SELECTOR, ".diary-entry-preview").text == "처음 문장, 그리고 끊긴 뒷부분"
+        assert diary.get(entry["id"])["body"] == "처음 문장, 그리고 끊긴 뒷부분"
+        assert drafts_in(browser) == {} and not is_shown(browser, "drafts")
+        browser.close()
+        browser.switch_to.window(tab2_offline.first)
+        tab2_offline.finish()
+    finally:
+        tab.finish()
+
+
+def test_a_kept_draft_older_than_the_servers_copy_is_offered_not_forced(browser, server):
+    _, diary = writer(server)
+    entry = diary.put("두 기기", "처음")
+    log_in(browser, server, "diarist", next_path=f"/diary/{entry['id']}")
+    settle_editor(browser)
+    tab = OfflineTab(browser)
+    try:
+        type_offline(browser, " 이 브라우저에서")
+        # Meanwhile another device changes the entry.
+        diary.put("두 기기", "처음 다른 기기에서", entry_id=entry["id"])
+        tab.open_second(server.url(f"/diary/{entry['id']}"))
+        settle_editor(browser)
+        assert editor_text(browser) == "두 기기\n처음 다른 기기에서", "the server's text is shown, not overwritten"
+        wait(browser, lambda d: is_shown(d, "restore"))
+        assert "다른 곳에서 고친 글" in text_of(browser, "restore")
+        screenshot(browser, "diary-draft-offered")
+        time.sleep(1.5)
+        assert diary.get(entry["id"])["body"] == "처음 다른 기기에서"
+        browser.find_element(By.ID, "restore-use").click()
+        wait(browser, lambda d: editor_text(d) == "두 기기\n처음 이 브라우저에서")
+        wait_saved(browser)
+        assert diary.get(entry["id"])["body"] == "처음 이 브라우저에서"
+        # Nothing is lost: the other device's text is a version.
+        assert "처음 다른 기기에서" in [v["body"] for v in diary.versions(entry["id"])]
+        assert drafts_in(browser) == {}
+    finally:
+        tab.finish()
+
+
+def test_a_kept_draft_can_be_thrown_away(browser, server):
+    _, diary = writer(server)
+    entry = diary.put("버릴 초안", "서버의 글")
+    log_in(browser, server, "diarist", next_path=f"/diary/{entry['id']}")
+    settle_editor(browser)
+    tab = OfflineTab(browser)
+    try:
+        type_offline(browser, " 버릴 글")
+        diary.put("버릴 초안", "다른 기기에서 고친 글", entry_id=entry["id"])
+        tab.open_second(server.url(f"/diary/{entry['id']}"))
+        settle_editor(browser)
+        wait(browser, lambda d: is_shown(d, "restore"))
+        browser.find_element(By.ID, "restore-discard").click()
+        wait(browser, lambda d: not is_shown(d, "restore"))
+        assert drafts_in(browser) == {}
+        assert editor_text(browser) == "버릴 초안\n다른 기기에서 고친 글"
+        browser.refresh()
+        settle_editor(browser)
+        assert not is_shown(browser, "restore"), "a thrown-away draft is not offered again"
+        assert diary.get(entry["id"])["body"] == "다른 기기에서 고친 글"
+    finally:
+        tab.finish()
+
+
+def test_logging_out_forgets_the_texts_kept_in_the_browser(browser, server):
+    _, diary = writer(server)
+    log_in(browser, server, "diarist")
+    open_new_entry(browser, server)
+    user_id = browser.execute_script("return document.body.dataset.userId")
+    type_text(browser, "\n제목 없이 남긴 글")  # no title: never sent, only kept here
+    wait(browser, lambda d: status(d) == NO_TITLE)
+    assert list(drafts_in(browser)) and all(key.endswith(f"@{user_id}") for key in drafts_in(browser))
+    log_out(browser)
+    assert drafts_in(browser) == {}, "the next person on this browser finds nothing"
+    assert diary.entries()["total"] == 0

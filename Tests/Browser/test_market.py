@@ -1,7 +1,9 @@
 """The Open Market in the browser: the list (LIST/GRID remembered, endless scrolling, search, prices with discounts,
 sold out), a product (carousel by arrows, keys and swipe; owner-only edit and delete), registering with images
-picked, previewed, reordered and removed first and live validation, editing only what changed, deleting with the
-vendor secret, and the vendor screen (become one, see the secret, make a new one)."""
+picked (each read in the browser first: no picture is named and left out), previewed, reordered and removed first,
+live validation and the resulting price, editing only what changed, deleting after a confirmation (the page holds the
+vendor secret), the vendor screen (become one, also on the way to the form; see the secret, make a new one), and
+prices that never break between currency and amount."""
 
 import json
 
@@ -271,12 +273,7 @@ def test_becoming_a_vendor_and_seeing_and_rotating_the_secret(browser, server):
     assert text_of(browser, "vendor-link") == "판매자 되기"
     assert not is_shown(browser, "new-product-link"), "no registering before becoming a vendor"
 
-    # The form page says what is missing.
-    browser.get(server.url("/market/new"))
-    wait(browser, lambda d: is_shown(d, "notice"))
-    assert text_of(browser, "notice") == "상품을 올리려면 먼저 판매자로 등록해야 해요. 판매자 등록하기"
-    assert not browser.find_element(By.ID, "product-name-input").is_enabled()
-    browser.find_element(By.ID, "become-vendor").click()
+    browser.find_element(By.ID, "vendor-link").click()
     wait(browser, lambda d: d.current_url == server.url("/market/vendor"))
 
     wait(browser, lambda d: is_shown(d, "vendor-form"))
@@ -284,7 +281,7 @@ def test_becoming_a_vendor_and_seeing_and_rotating_the_secret(browser, server):
     fill(browser, "vendor-name", "이미있는상점")
     browser.find_element(By.ID, "vendor-submit").click()
     wait(browser, lambda d: is_shown(d, "vendor-error"))
-    assert text_of(browser, "vendor-error") == "판매자로 등록하지 못했어요. (This vendor name is taken.)"
+    assert text_of(browser, "vendor-error") == "판매자로 등록하지 못했어요. (이미 쓰이는 판매자 이름이에요.)"
 
     fill(browser, "vendor-name", "새싹상회")
     browser.find_element(By.ID, "vendor-submit").click()
@@ -294,7 +291,7 @@ def test_becoming_a_vendor_and_seeing_and_rotating_the_secret(browser, server):
     assert text_of(browser, "vendor-info-name") == "새싹상회"
     assert text_of(browser, "vendor-info-id") == str(vendor["id"])
     assert text_of(browser, "vendor-info-identifier") == vendor["identifier"]
-    assert text_of(browser, "vendor-status") == "“새싹상회” 판매자로 등록했어요. 이제 상품을 올릴 수 있어요."
+    assert "“새싹상회” 판매자로 등록했어요. 이제 상품을 올릴 수 있어요." in browser.find_element(By.TAG_NAME, "body").text
 
     # The secret is hidden until asked for.
     assert vendor["secret"] not in browser.find_element(By.TAG_NAME, "body").text
@@ -317,7 +314,7 @@ def test_becoming_a_vendor_and_seeing_and_rotating_the_secret(browser, server):
     browser.find_element(By.ID, "secret-rotate").click()
     wait(browser, lambda d: dialog.is_displayed())
     browser.find_element(By.ID, "rotate-confirm").click()
-    wait(browser, lambda d: text_of(d, "vendor-status") == "새 암호로 바꿨어요. 예전 암호는 이제 쓸 수 없어요.")
+    wait(browser, lambda d: "새 암호로 바꿨어요. 예전 암호는 이제 쓸 수 없어요." in d.find_element(By.TAG_NAME, "body").text)
     renewed = server.market.vendor(account)
     assert renewed["secret"] != vendor["secret"] and renewed["identifier"] == vendor["identifier"]
     assert text_of(browser, "vendor-info-secret") == renewed["secret"], "the new secret is shown"
@@ -331,13 +328,60 @@ def test_becoming_a_vendor_and_seeing_and_rotating_the_secret(browser, server):
     assert text_of(browser, "vendor-link") == "판매자 정보"
 
 
-def test_signed_out_visitors_to_the_sellers_pages_are_asked_to_log_in(browser, server):
-    for path in ["/market/vendor", "/market/new"]:
-        browser.get(server.url(path))
-        assert is_shown(browser, "sign-in-prompt")
-        assert browser.find_element(By.ID, "sign-in-prompt-title").text.startswith("마켓")
+def test_signed_out_visitors_to_the_vendor_page_are_asked_to_log_in(browser, server):
+    browser.get(server.url("/market/vendor"))
+    assert is_shown(browser, "sign-in-prompt")
+    assert browser.find_element(By.ID, "sign-in-prompt-title").text.startswith("마켓")
     browser.find_element(By.ID, "prompt-login").click()
-    wait(browser, lambda d: d.current_url == server.url("/account/login?next=/market/new"))
+    wait(browser, lambda d: d.current_url == server.url("/account/login?next=/market/vendor"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_signed_out_visitors_to_the_form_go_to_log_in_and_come_back(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    seller(server)
+    driver.get(server.url("/market/new"))
+    wait(driver, lambda d: d.current_url == server.url("/account/login?next=/market/new"))
+    fill(driver, "login-identifier", "seller")
+    fill(driver, "login-password", "password1")
+    driver.find_element(By.ID, "login-submit").click()
+    wait(driver, lambda d: d.current_url == server.url("/market/new"))
+    settle_form(driver)
+    assert driver.find_element(By.ID, "product-name-input").is_enabled()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_an_account_that_is_no_vendor_becomes_one_on_the_way_to_the_form_and_comes_back(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    account = server.community.sign_up("newcomer")
+    log_in(driver, server, "newcomer", next_path="/market")
+    settle_list(driver)
+    wait(driver, lambda d: is_shown(d, "vendor-link"))
+    assert not is_shown(driver, "new-product-link")
+    driver.get(server.url("/market/new"))
+
+    # The vendor page says why, and the form waits there.
+    wait(driver, lambda d: d.current_url == server.url("/market/vendor?next=%2Fmarket%2Fnew"))
+    wait(driver, lambda d: is_shown(d, "vendor-form"))
+    assert text_of(driver, "vendor-why").startswith("상품을 등록하려면 먼저 판매자가 되어야 해요.")
+    assert "돌아가요" in text_of(driver, "vendor-why")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= driver.execute_script("return innerWidth")
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    screenshot(driver, f"market-vendor-first-{size}")
+    fill(driver, "vendor-name", "첫걸음상회")
+    driver.find_element(By.ID, "vendor-submit").click()
+
+    wait(driver, lambda d: d.current_url == server.url("/market/new"))
+    settle_form(driver)
+    assert "“첫걸음상회” 판매자로 등록했어요. 이제 상품을 올릴 수 있어요." in driver.find_element(By.TAG_NAME, "body").text
+    assert server.market.vendor(account)["name"] == "첫걸음상회"
+    assert driver.find_element(By.ID, "product-name-input").is_enabled()
+    assert not is_shown(driver, "notice")
+    # The detour leaves no trace in the history: "back" from the form is the list, where the visitor came from.
+    driver.back()
+    wait(driver, lambda d: d.current_url == server.url("/market"))
+    settle_list(driver)
+    wait(driver, lambda d: is_shown(d, "new-product-link"))
 
 
 # ---- Registering ----------------------------------------------------------------------------------------
@@ -474,13 +518,13 @@ def test_a_refused_upload_shows_the_servers_message(browser, server, tmp_path):
     seller(server)
     log_in(browser, server, "seller", next_path="/market/new")
     settle_form(browser)
-    # Named and typed as a JPEG, but no picture: only the server can tell.
-    broken = tmp_path / "broken.jpg"
-    broken.write_bytes(b"\xff\xd8\xff\xe0" + b"not really a picture" * 40)
-    browser.find_element(By.ID, "image-input").send_keys(str(broken))
+    # A broken picture is caught in the browser now (next test); the server alone knows its price limit (10¹²).
+    path = tmp_path / "fine.jpg"
+    canvas_image(browser, path)
+    browser.find_element(By.ID, "image-input").send_keys(str(path))
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#image-previews li"))
-    fill(browser, "product-name-input", "깨진 사진")
-    fill(browser, "product-price-input", "1000")
+    fill(browser, "product-name-input", "너무 비싼 상품")
+    fill(browser, "product-price-input", "2000000000000")
     wait(browser, lambda d: submit_enabled(d, "product-submit"))
     browser.find_element(By.ID, "product-submit").click()
     wait(browser, lambda d: is_shown(d, "form-error"))
@@ -488,6 +532,140 @@ def test_a_refused_upload_shows_the_servers_message(browser, server, tmp_path):
     assert message.startswith("상품 등록 실패하였습니다. (") and message.endswith(")") and len(message) > 20, message
     assert browser.current_url == server.url("/market/new")
     assert submit_enabled(browser, "product-submit"), "the form can be sent again"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_picker_reads_each_picture_first_and_names_the_ones_that_are_not_usable(request, server, tmp_path, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    seller(server)
+    log_in(driver, server, "seller", next_path="/market/new")
+    settle_form(driver)
+    driver.execute_script(RECORD_FETCHES)
+    # Named like pictures: a text file, a JPEG that breaks off after its first bytes, a real PNG named .jpeg (as
+    # some phones and download sites name them), and a real JPEG.
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("장보기 목록: 상추, 깻잎, 화분 흙\n" * 20, encoding="utf-8")
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0" + b"not really a picture" * 40)
+    disguised = tmp_path / "photo.jpeg"
+    disguised_bytes = sample_png(120, 90, 7)
+    disguised.write_bytes(disguised_bytes)
+    real = tmp_path / "real.jpg"
+    real_bytes = canvas_image(driver, real, "image/jpeg", "R", "#2471a3")
+    driver.find_element(By.ID, "image-input").send_keys("\n".join(str(p) for p in (notes, disguised, broken, real)))
+
+    wait(driver, lambda d: is_shown(d, "image-error") and len(d.find_elements(By.CSS_SELECTOR, "#image-previews li")) == 2)
+    names = driver.execute_script("return [...document.querySelectorAll('#image-previews img')].map(i => i.alt.split(': ')[1])")
+    assert names == ["photo.jpeg", "real.jpg"], "the PNG named .jpeg is a usable picture"
+    assert text_of(driver, "image-count") == "2/5"
+    lines = text_of(driver, "image-error").split("\n")
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("“notes.jpg”") and "JPEG나 PNG 이미지가 아니에요" in lines[0], lines[0]
+    assert lines[1].startswith("“broken.jpg”") and "이미지로 읽을 수 없어요" in lines[1], lines[1]
+    assert sent(driver) == [], "nothing was sent to find that out"
+    for preview in driver.find_elements(By.CSS_SELECTOR, "#image-previews img"):
+        wait(driver, lambda d: loaded(d, preview))
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= driver.execute_script("return innerWidth")
+    error = driver.find_element(By.ID, "image-error")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", error)
+    screenshot(driver, f"market-picker-refusals-{size}")
+
+    # The two usable pictures upload byte for byte, in the order shown.
+    fill(driver, "product-name-input", "사진 두 장")
+    fill(driver, "product-price-input", "1000")
+    wait(driver, lambda d: submit_enabled(d, "product-submit"))
+    driver.find_element(By.ID, "product-submit").click()
+    wait(driver, lambda d: "/market/products/" in d.current_url)
+    settle_product(driver)
+    saved = server.market.product(int(driver.current_url.rsplit("/", 1)[1]))
+    assert [server.market.image(image["url"]) for image in saved["images"]] == [disguised_bytes, real_bytes]
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_form_shows_the_resulting_price_as_the_discount_is_typed(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    seller(server)
+    log_in(driver, server, "seller", next_path="/market/new")
+    settle_form(driver)
+    assert not is_shown(driver, "price-preview"), "nothing before there is a price"
+    fill(driver, "product-price-input", "10000")
+    wait(driver, lambda d: is_shown(d, "price-preview"))
+    assert text_of(driver, "price-preview") == "판매가 KRW 10,000"
+    discount = driver.find_element(By.ID, "product-discount-input")
+    discount.send_keys("1")
+    wait(driver, lambda d: text_of(d, "price-preview") == "할인가 KRW 9,999")
+    discount.send_keys("000")
+    wait(driver, lambda d: text_of(d, "price-preview") == "할인가 KRW 9,000")
+    # The same formatting the list uses: the non-breaking space between currency and amount.
+    assert driver.execute_script("return document.getElementById('price-preview-amount').textContent") == "KRW\u00a09,000"
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", discount)
+    screenshot(driver, f"market-form-price-{size}")
+    driver.find_element(By.ID, "currency-usd").click()
+    wait(driver, lambda d: text_of(d, "price-preview") == "할인가 USD 9,000")
+    fill(driver, "product-price-input", "10.5")
+    fill(driver, "product-discount-input", "0.25")
+    wait(driver, lambda d: text_of(d, "price-preview") == "할인가 USD 10.25")
+    # A discount larger than the price has no resulting price, only the message.
+    fill(driver, "product-discount-input", "11")
+    wait(driver, lambda d: is_shown(d, "discount-error"))
+    assert not is_shown(driver, "price-preview")
+    fill(driver, "product-discount-input", "")
+    wait(driver, lambda d: text_of(d, "price-preview") == "판매가 USD 10.5")
+
+
+# Whether each price's text sits on a single line: the rectangles of its characters share one top.
+PRICE_LINES = """
+    return [...document.querySelectorAll(arguments[0])].filter(e => e.offsetParent).map(e => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        return [e.textContent, tops.size];
+    });"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_prices_never_break_between_currency_and_amount(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    _, vendor = seller(server)
+    # Long names and prices of many lengths, so that some would break at the space between currency and amount.
+    prices = [(9, 1), (98000, 8000), (1234567, 4567), (123456789, 3456789), (98765432109, 1234567890), (999999999999, 1)]
+    products = [server.market.register(vendor, f"아주 긴 이름의 상품 {n}: 원목 책상과 의자 세트", price, [png(n)], stock=n,
+                                       discounted_price=discount) for n, (price, discount) in enumerate(prices)]
+    products.append(server.market.register(vendor, "달러로 파는 긴 이름의 상품", 1234567.89, [png(9)], currency="USD",
+                                           discounted_price=0.5, stock=1))
+    log_in(driver, server, "seller", next_path="/market")
+    settle_list(driver)
+    width = driver.execute_script("return innerWidth")
+
+    def check(where):
+        found = driver.execute_script(PRICE_LINES, ".price-original, .price-current")
+        assert found, where
+        broken = [text for text, lines in found if lines != 1]
+        assert broken == [], f"{where}: {broken}"
+        assert all("\u00a0" in text for text, _ in found), f"{where}: {found}"
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width, where
+
+    driver.find_element(By.ID, "layout-list").click()
+    check("list")
+    driver.find_element(By.ID, "layout-grid").click()
+    check("grid")
+    for card in driver.find_elements(By.CSS_SELECTOR, "#product-list li.product .product-link"):
+        price = card.find_element(By.CSS_SELECTOR, ".product-price")
+        assert price.rect["x"] >= card.rect["x"] and price.rect["x"] + price.rect["width"] <= card.rect["x"] + card.rect["width"] + 1, \
+            f"{price.text} sticks out of its card"
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    screenshot(driver, f"market-grid-prices-{size}")
+    driver.find_element(By.ID, "layout-list").click()
+    for product in (products[4], products[5], products[-1]):
+        driver.get(server.url(f"/market/products/{product['id']}"))
+        settle_product(driver)
+        check(f"product {product['name']}")
+    driver.get(server.url("/market/new"))
+    settle_form(driver)
+    fill(driver, "product-price-input", "999999999999")
+    fill(driver, "product-discount-input", "1")
+    wait(driver, lambda d: is_shown(d, "price-preview"))
+    check("form")
 
 
 # ---- A product: carousel, editing, deleting ------------------------------------------------------------
@@ -579,39 +757,73 @@ def test_editing_sends_only_what_changed_and_the_detail_shows_it(browser, server
     assert saved["thumbnail"] == product["images"][1]["thumbnail_url"]
 
 
-def test_delete_refuses_a_wrong_secret_then_deletes_with_the_right_one(browser, server):
-    _, vendor = seller(server)
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_deleting_ones_own_product_asks_only_for_a_confirmation(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    account, vendor = seller(server)
     keep = server.market.register(vendor, "남을 상품", 1000, [png(1)], stock=1)
     doomed = server.market.register(vendor, "지울 상품", 2000, [png(2)], stock=1)
+    log_in(driver, server, "seller", next_path=f"/market/products/{doomed['id']}")
+    settle_product(driver)
+    wait(driver, lambda d: is_shown(d, "product-actions"))
+    driver.find_element(By.ID, "product-delete").click()
+    dialog = driver.find_element(By.ID, "delete-dialog")
+    wait(driver, lambda d: dialog.is_displayed())
+    assert text_of(driver, "delete-dialog-title") == "정말 삭제하시겠습니까?"
+    assert text_of(driver, "delete-dialog-text") == "“지울 상품” 상품을 삭제하면 되돌릴 수 없어요."
+    assert dialog.find_elements(By.CSS_SELECTOR, "input") == [], "nothing to type: the page holds the secret"
+    assert "암호" not in dialog.text
+    assert driver.switch_to.active_element.get_attribute("id") == "delete-cancel", "the safe choice has the focus"
+    assert submit_enabled(driver, "delete-confirm")
+    screenshot(driver, f"market-delete-dialog-{size}")
+    driver.find_element(By.ID, "delete-cancel").click()
+    wait(driver, lambda d: not dialog.is_displayed())
+    assert server.market.product(doomed["id"]) is not None
+
+    # The secret renewed elsewhere since the page opened: the page reads it again when deleting.
+    status, _ = server.market.request("POST", "/api/vendors/me/secret", token=account["token"])
+    assert status in (200, 201)
+    driver.execute_script(RECORD_FETCHES)
+    driver.find_element(By.ID, "product-delete").click()
+    wait(driver, lambda d: dialog.is_displayed())
+    driver.find_element(By.ID, "delete-confirm").click()
+    wait(driver, lambda d: d.current_url == server.url("/market"))
+    assert text_of(driver, "flash") == "상품 삭제 완료하였습니다"
+    settle_list(driver)
+    assert list_ids(driver) == [keep["id"]]
+    assert server.market.product(doomed["id"]) is None
+    archived = [r for r in sent(driver) if r["url"].endswith(f"/api/products/{doomed['id']}/archived")]
+    assert len(archived) == 1 and archived[0]["method"] == "POST"
+    assert json.loads(archived[0]["body"]) == {"secret": server.market.vendor(account)["secret"]}
+    assert archived[0]["headers"]["identifier"] == vendor["identifier"]
+    deletes = [r for r in sent(driver) if r["method"] == "DELETE"]
+    assert len(deletes) == 1 and deletes[0]["url"].startswith("/api/products/"), "v3's flow: DELETE on the path it answered"
+
+
+def test_a_delete_that_fails_keeps_the_dialog_open_with_the_reason(browser, server):
+    _, vendor = seller(server)
+    doomed = server.market.register(vendor, "이미 지운 상품", 2000, [png(2)], stock=1)
     log_in(browser, server, "seller", next_path=f"/market/products/{doomed['id']}")
     settle_product(browser)
     wait(browser, lambda d: is_shown(d, "product-actions"))
+    # Deleted in another tab meanwhile.
+    status, path = server.market.request("POST", f"/api/products/{doomed['id']}/archived", {"secret": vendor["secret"]},
+                                         identifier=vendor["identifier"])
+    assert status == 200, path
+    assert server.market.request("DELETE", path.strip(), identifier=vendor["identifier"])[0] in (200, 204)
+
     browser.find_element(By.ID, "product-delete").click()
     dialog = browser.find_element(By.ID, "delete-dialog")
     wait(browser, lambda d: dialog.is_displayed())
-    assert text_of(browser, "delete-dialog-title") == "정말 삭제하시겠습니까?"
-    assert browser.find_element(By.CSS_SELECTOR, 'label[for="delete-secret"]').text == "암호를 입력해주세요"
-    assert not submit_enabled(browser, "delete-confirm")
+    browser.find_element(By.ID, "delete-confirm").click()
+    wait(browser, lambda d: is_shown(d, "delete-error"))
+    message = text_of(browser, "delete-error")
+    assert message.startswith("상품 삭제 실패하였습니다 (") and message.endswith(")"), message
+    assert dialog.is_displayed(), "the dialog stays for another try or 취소"
+    assert submit_enabled(browser, "delete-confirm")
     browser.find_element(By.ID, "delete-cancel").click()
     wait(browser, lambda d: not dialog.is_displayed())
-
-    browser.find_element(By.ID, "product-delete").click()
-    wait(browser, lambda d: dialog.is_displayed())
-    fill(browser, "delete-secret", "wrongsecret")
-    browser.find_element(By.ID, "delete-secret").send_keys(Keys.ENTER)
-    wait(browser, lambda d: is_shown(d, "delete-error"))
-    assert text_of(browser, "delete-error") == "상품 삭제 실패하였습니다 (The vendor secret is missing or wrong.)"
-    assert dialog.is_displayed(), "the dialog stays for another try"
-    assert server.market.product(doomed["id"]) is not None
-    screenshot(browser, "market-delete-dialog")
-
-    fill(browser, "delete-secret", vendor["secret"])
-    browser.find_element(By.ID, "delete-confirm").click()
-    wait(browser, lambda d: d.current_url == server.url("/market"))
-    assert text_of(browser, "flash") == "상품 삭제 완료하였습니다"
-    settle_list(browser)
-    assert list_ids(browser) == [keep["id"]]
-    assert server.market.product(doomed["id"]) is None
+    assert browser.current_url == server.url(f"/market/products/{doomed['id']}")
 
 
 def test_edit_and_delete_are_only_for_the_products_own_vendor(browser, server):

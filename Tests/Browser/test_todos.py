@@ -9,7 +9,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import TodosPage, screenshot, wait
+from conftest import Api
+from helpers import TodosPage, log_in, screenshot, wait
 
 DAILY = [
     ("아침 운동 30분 하기", True), ("장보기 목록 정리하기", False), ("Swift Concurrency 문서 읽기", False),
@@ -32,11 +33,36 @@ def local_date(created_at, zone):
 
 
 def status_text(page):
-    return page.el("status").text
+    """The page's message: site.js's toast, where confirmations show and fade."""
+    return page.el("flash").text
 
 
-def test_list_is_newest_first_with_dates_and_done_marks(browser, server):
-    todos = seed_daily(server.api)
+class AccountTodos(Api):
+    """The Todos API with an account's Bearer token: that account's own list, which the signed-in page shows."""
+
+    def __init__(self, server, account):
+        super().__init__(server.base)
+        self.community = server.community
+        self.account = account
+
+    def request(self, method: str, path: str, body=None):
+        return self.community.request(method, "/api/v2" + path, body, self.account["token"])
+
+
+def sign_in_mine(driver, server, username="todoowner"):
+    """Signs `driver` in (anonymous visitors only read the shared list) and gives that account's todos."""
+    account = server.community.sign_up(username)
+    log_in(driver, server, username, next_path="/todos")
+    return AccountTodos(server, account)
+
+
+@pytest.fixture
+def mine(browser, server):
+    return sign_in_mine(browser, server)
+
+
+def test_list_is_newest_first_with_dates_and_done_marks(browser, server, mine):
+    todos = seed_daily(mine)
     page = TodosPage(browser, server).open()
     newest_first = list(reversed(todos))
     titles = page.titles()
@@ -55,6 +81,44 @@ def test_list_is_newest_first_with_dates_and_done_marks(browser, server):
     page.row("장보기: 우유와 달걀 사기").find_element(By.CSS_SELECTOR, ".todo-star").click()
     browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
     screenshot(browser, "todos-list")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_signed_out_visitors_read_the_shared_list_only_and_are_invited_to_their_own(request, server, size):
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    seed_daily(server.api)  # anonymous API writes still work: the shared list, as the apps' learning contract says
+    page = TodosPage(driver, server).open()
+    assert len(page.titles()) >= 10
+    # Nothing on the page changes the shared list.
+    for absent in ("#create-form", "#new-title", "#todo-list .todo-done", "#todo-list .todo-edit", "#todo-list .todo-delete",
+                   "#delete-dialog"):
+        assert driver.find_elements(By.CSS_SELECTOR, absent) == [], absent
+    # Done or not is still shown, to the eye and to a screen reader.
+    done = page.row("세탁소에서 코트 찾아오기").find_element(By.CSS_SELECTOR, ".todo-done-mark")
+    assert done.get_attribute("aria-label") == "완료" and done.text == "✓"
+    assert page.row("여행 일정표 공유하기").find_element(By.CSS_SELECTOR, ".todo-done-mark").get_attribute("aria-label") == "미완료"
+    assert "읽기만" in page.el("todos-owner").text
+    login, signup = page.el("todos-login"), page.el("todos-signup")
+    assert login.get_attribute("href") == server.url("/account/login?next=/todos")
+    assert signup.get_attribute("href") == server.url("/account/signup?next=/todos")
+    for link in (login, signup):
+        rect = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", link)
+        assert rect["right"] <= driver.execute_script("return innerWidth") and rect["height"] >= 36
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= driver.execute_script("return innerWidth")
+    driver.execute_script("window.scrollTo(0, 0)")
+    screenshot(driver, f"todos-signed-out-{size}")
+
+    # Signing up from the invitation comes back to the visitor's own (empty) list, with the whole app.
+    signup.click()
+    wait(driver, lambda d: d.find_elements(By.ID, "signup-username"))
+    for field, value in (("signup-username", "newgardener"), ("signup-email", "newgardener@example.com"),
+                         ("signup-password", "password1"), ("signup-confirm", "password1")):
+        driver.find_element(By.ID, field).send_keys(value)
+    driver.find_element(By.ID, "signup-submit").click()
+    wait(driver, lambda d: d.current_url == server.url("/todos") and d.find_elements(By.ID, "create-form"))
+    page.settle()
+    assert page.titles() == [] and page.el("todos-owner").text.startswith("newgardener 님의")
+    assert not driver.find_elements(By.ID, "todos-invite")
 
 
 @pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
@@ -101,8 +165,8 @@ def test_infinite_scroll_loads_each_page_with_a_loading_state_until_the_end(brow
     screenshot(browser, "todos-end-of-list")
 
 
-def test_create_puts_the_new_todo_on_top_and_saves_it(browser, server):
-    seed_numbered(server.api, 3)
+def test_create_puts_the_new_todo_on_top_and_saves_it(browser, server, mine):
+    seed_numbered(mine, 3)
     page = TodosPage(browser, server).open()
     title_input = page.el("new-title")
     title_input.send_keys("새로 만든 할 일입니다", Keys.ENTER)
@@ -111,7 +175,7 @@ def test_create_puts_the_new_todo_on_top_and_saves_it(browser, server):
     assert browser.switch_to.active_element == title_input
     assert page.el("todo-count").text == "4개"
     assert "추가했어요" in status_text(page)
-    saved = server.api.all()[0]
+    saved = mine.all()[0]
     assert saved["title"] == "새로 만든 할 일입니다" and saved["is_done"] is False
     assert page.rows()[0].get_attribute("data-id") == str(saved["id"])
 
@@ -123,29 +187,73 @@ def test_create_puts_the_new_todo_on_top_and_saves_it(browser, server):
     assert page.titles()[:2] == ["버튼으로 추가한 할 일", "새로 만든 할 일입니다"]
 
 
-def test_server_validation_errors_are_shown_as_readable_messages(browser, server):
-    page = TodosPage(browser, server).open()
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_title_rules_are_checked_as_one_types_and_the_button_waits(request, server, size):
+    """At least 6 and at most 255 characters after trimming, counted in code points as the server counts them:
+    a message as one types, the button disabled while the title breaks the rule, and nothing sent."""
+    driver = request.getfixturevalue("browser" if size == "desktop" else "phone")
+    mine = sign_in_mine(driver, server)
+    page = TodosPage(driver, server).open()
+    field, submit = page.el("new-title"), page.el("create-submit")
     assert page.shown("list-empty") and "첫 할 일" in page.el("list-empty").text
-    _, expected = server.api.request("POST", "/todos-json", {"title": "짧다", "is_done": False})
-    page.el("new-title").send_keys("짧다", Keys.ENTER)
-    wait(browser, lambda d: page.shown("create-error"))
-    message = page.el("create-error").text
-    assert message == expected["message"]
-    assert "6" in message and "{" not in message and "message" not in message
-    assert page.el("new-title").get_attribute("aria-invalid") == "true"
-    assert server.api.all() == []
-    # A good title clears the error.
-    page.el("new-title").clear()
-    page.el("new-title").send_keys("이제는 충분히 긴 제목", Keys.ENTER)
-    wait(browser, lambda d: not page.shown("create-error"))
-    assert page.titles() == ["이제는 충분히 긴 제목"]
-    assert page.el("new-title").get_attribute("aria-invalid") == "false"
+    assert not submit.is_enabled() and not page.shown("create-error"), "an empty field says nothing, but waits"
+
+    field.send_keys("짧다")
+    wait(driver, lambda d: page.shown("create-error"))
+    assert page.el("create-error").text == "제목은 6자 이상이어야 해요. (지금 2자)"
+    assert not submit.is_enabled() and field.get_attribute("aria-invalid") == "true"
+    assert page.el("new-title-count").text == "2/255"
+    field.send_keys(Keys.ENTER)  # Enter with the button disabled sends nothing
+    # Spaces around do not count (the server trims them), nor do ideographic spaces (Unicode white space).
+    field.send_keys("다섯개 \u3000  ")
+    assert page.el("create-error").text == "제목은 6자 이상이어야 해요. (지금 5자)" and not submit.is_enabled()
+    screenshot(driver, f"todos-title-too-short-{size}")
+    field.send_keys("여섯")
+    wait(driver, lambda d: submit.is_enabled())
+    assert not page.shown("create-error") and field.get_attribute("aria-invalid") == "false"
+
+    # 255 characters outside the BMP are 510 UTF-16 units: still 255 for the server, so still allowed.
+    driver.execute_script("arguments[0].value = '🌱'.repeat(256); arguments[0].dispatchEvent(new Event('input'))", field)
+    wait(driver, lambda d: page.shown("create-error"))
+    assert page.el("create-error").text == "제목은 255자를 넘을 수 없어요. (지금 256자)" and not submit.is_enabled()
+    assert page.el("new-title-count").text == "256/255"
+    field.send_keys(Keys.BACKSPACE)
+    wait(driver, lambda d: submit.is_enabled())
+    assert page.el("new-title-count").text == "255/255"
+    assert mine.all() == [], "nothing was sent while the title broke the rule"
+    submit.click()
+    wait(driver, lambda d: len(page.titles()) == 1)
+    assert mine.all()[0]["title"] == "🌱" * 255
+    assert status_text(page) == "“" + "🌱" * 30 + "…”을(를) 추가했어요.", "a long title is cut short in the message"
+    driver.find_element(By.ID, "toast-close").click()
+    assert not submit.is_enabled(), "the emptied field waits again"
+
+    # Editing follows the same rule.
+    row = page.rows()[0]
+    edit_button = row.find_element(By.CSS_SELECTOR, ".todo-edit")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", edit_button)  # clear of the toast
+    edit_button.click()
+    edit = row.find_element(By.CSS_SELECTOR, ".todo-edit-input")
+    save = row.find_element(By.CSS_SELECTOR, ".todo-edit-form button[type=submit]")
+    error = row.find_element(By.CSS_SELECTOR, ".todo-edit-form .field-error")
+    assert save.is_enabled() and not error.is_displayed()
+    edit.send_keys(Keys.CONTROL, "a")
+    edit.send_keys("  짧은 ")
+    wait(driver, lambda d: error.is_displayed())
+    assert error.text == "제목은 6자 이상이어야 해요. (지금 2자)" and not save.is_enabled()
+    edit.send_keys(Keys.ENTER)
+    screenshot(driver, f"todos-edit-title-too-short-{size}")
+    edit.send_keys("제목이에요")
+    wait(driver, lambda d: save.is_enabled() and not error.is_displayed())
+    save.click()
+    wait(driver, lambda d: page.titles() == ["짧은 제목이에요"])
+    assert mine.all()[0]["title"] == "짧은 제목이에요"
 
 
-def test_an_error_from_the_server_appears_readably_and_the_row_is_restored(browser, server):
-    todo = server.api.create("다른 곳에서 지워질 할 일")
+def test_an_error_from_the_server_appears_readably_and_the_row_is_restored(browser, server, mine):
+    todo = mine.create("다른 곳에서 지워질 할 일")
     page = TodosPage(browser, server).open()
-    server.api.delete(todo["id"])  # behind the page's back
+    mine.delete(todo["id"])  # behind the page's back
     checkbox = page.row_by_id(todo["id"]).find_element(By.CSS_SELECTOR, ".todo-done")
     checkbox.click()
     wait(browser, lambda d: page.shown("notice"))
@@ -189,9 +297,9 @@ def test_search_narrows_the_list_and_clearing_returns_to_it(browser, server):
     wait(browser, lambda d: len(page.titles()) == 10)
 
 
-def test_hide_completed_shows_only_open_todos(browser, server):
-    seed_daily(server.api)
-    open_titles = [t["title"] for t in server.api.all(is_done="false")]
+def test_hide_completed_shows_only_open_todos(browser, server, mine):
+    seed_daily(mine)
+    open_titles = [t["title"] for t in mine.all(is_done="false")]
     page = TodosPage(browser, server).open()
     page.el("hide-done").click()
     wait(browser, lambda d: page.el("todo-count").text == f"{len(open_titles)}개")
@@ -206,7 +314,7 @@ def test_hide_completed_shows_only_open_todos(browser, server):
     todo_id = int(row.get_attribute("data-id"))
     row.find_element(By.CSS_SELECTOR, ".todo-done").click()
     wait(browser, lambda d: "블로그 글 초안 쓰기" not in page.titles())
-    assert server.api.get(todo_id)["is_done"] is True
+    assert mine.get(todo_id)["is_done"] is True
     assert page.el("todo-count").text == f"{len(open_titles) - 1}개"
 
     page.el("hide-done").click()
@@ -214,8 +322,8 @@ def test_hide_completed_shows_only_open_todos(browser, server):
     assert browser.find_elements(By.CSS_SELECTOR, "#todo-list li.todo.is-done")
 
 
-def test_toggling_done_updates_the_row_in_place_and_keeps_the_scroll_position(browser, server):
-    seed_numbered(server.api, 30)
+def test_toggling_done_updates_the_row_in_place_and_keeps_the_scroll_position(browser, server, mine):
+    seed_numbered(mine, 30)
     page = TodosPage(browser, server).open()
     page.load_everything(30)
     row = page.row("번호 붙은 할 일 12")
@@ -226,7 +334,7 @@ def test_toggling_done_updates_the_row_in_place_and_keeps_the_scroll_position(br
     checkbox.click()
     wait(browser, lambda d: "is-done" in row.get_attribute("class"))
     todo_id = int(row.get_attribute("data-id"))
-    assert server.api.get(todo_id)["is_done"] is True
+    assert mine.get(todo_id)["is_done"] is True
     assert page.scroll_y() == before
     assert len(page.rows()) == 30
     assert browser.execute_script("return arguments[0].marker", row) == "same row", "the row was not redrawn"
@@ -234,12 +342,12 @@ def test_toggling_done_updates_the_row_in_place_and_keeps_the_scroll_position(br
 
     checkbox.click()
     wait(browser, lambda d: "is-done" not in row.get_attribute("class"))
-    assert server.api.get(todo_id)["is_done"] is False
+    assert mine.get(todo_id)["is_done"] is False
     assert page.scroll_y() == before
 
 
-def test_editing_a_title_saves_it_in_place(browser, server):
-    seed_numbered(server.api, 25)
+def test_editing_a_title_saves_it_in_place(browser, server, mine):
+    seed_numbered(mine, 25)
     page = TodosPage(browser, server).open()
     page.load_everything(25)
     row = page.row("번호 붙은 할 일 07")
@@ -252,13 +360,13 @@ def test_editing_a_title_saves_it_in_place(browser, server):
     assert field.get_attribute("value") == "번호 붙은 할 일 07"
     assert field.accessible_name == "할 일 제목"
 
-    # Too short: the server's message appears under the field and nothing is saved.
+    # Too short: the rule's message appears under the field as one types, and Enter saves nothing.
     field.send_keys(Keys.CONTROL, "a")
     field.send_keys("짧음", Keys.ENTER)
     error = row.find_element(By.CSS_SELECTOR, ".field-error")
     wait(browser, lambda d: error.is_displayed())
     assert "6" in error.text and "{" not in error.text
-    assert server.api.get(todo_id)["title"] == "번호 붙은 할 일 07"
+    assert mine.get(todo_id)["title"] == "번호 붙은 할 일 07"
 
     # Escape cancels, leaving the title as it was.
     field.send_keys(Keys.ESCAPE)
@@ -271,14 +379,14 @@ def test_editing_a_title_saves_it_in_place(browser, server):
     field.send_keys("고친 제목으로 바꾼 할 일", Keys.ENTER)
     wait(browser, lambda d: not row.find_elements(By.CSS_SELECTOR, ".todo-edit-form"))
     assert row.find_element(By.CSS_SELECTOR, ".todo-title").text == "고친 제목으로 바꾼 할 일"
-    assert server.api.get(todo_id)["title"] == "고친 제목으로 바꾼 할 일"
+    assert mine.get(todo_id)["title"] == "고친 제목으로 바꾼 할 일"
     assert page.scroll_y() == before and len(page.rows()) == 25
     assert browser.switch_to.active_element == row.find_element(By.CSS_SELECTOR, ".todo-edit")
     assert status_text(page) == "제목을 바꿨어요."
 
 
-def test_delete_asks_in_a_dialog_and_only_then_deletes(browser, server):
-    seed_daily(server.api)
+def test_delete_asks_in_a_dialog_and_only_then_deletes(browser, server, mine):
+    seed_daily(mine)
     page = TodosPage(browser, server).open()
     dialog = page.el("delete-dialog")
     row = page.row("치과 예약 확인하기")
@@ -291,20 +399,20 @@ def test_delete_asks_in_a_dialog_and_only_then_deletes(browser, server):
     screenshot(browser, "todos-delete-dialog")
     page.el("delete-cancel").click()
     wait(browser, lambda d: not d.execute_script("return arguments[0].open", dialog))
-    assert server.api.get(todo_id) is not None and "치과 예약 확인하기" in page.titles()
+    assert mine.get(todo_id) is not None and "치과 예약 확인하기" in page.titles()
 
     # Escape is a "no" too.
     row.find_element(By.CSS_SELECTOR, ".todo-delete").click()
     wait(browser, lambda d: d.execute_script("return arguments[0].open", dialog))
     browser.switch_to.active_element.send_keys(Keys.ESCAPE)
     wait(browser, lambda d: not d.execute_script("return arguments[0].open", dialog))
-    assert server.api.get(todo_id) is not None
+    assert mine.get(todo_id) is not None
 
     row.find_element(By.CSS_SELECTOR, ".todo-delete").click()
     wait(browser, lambda d: d.execute_script("return arguments[0].open", dialog))
     page.el("delete-confirm").click()
     wait(browser, lambda d: "치과 예약 확인하기" not in page.titles())
-    assert server.api.get(todo_id) is None
+    assert mine.get(todo_id) is None
     assert page.el("todo-count").text == f"{len(DAILY) - 1}개"
     assert "삭제했어요" in status_text(page)
     page.open()

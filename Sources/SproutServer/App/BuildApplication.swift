@@ -46,14 +46,16 @@ public func buildApplication(
 func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let accounts = AccountsParts(configuration, executor: database.executor)
+    // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
+    let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
     router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.trustedProxies))
     router.add(middleware: RequestLoggingMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ErrorRenderingMiddleware())
+    router.add(middleware: ErrorRenderingMiddleware(pages: web.renderer))
     router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
     router.addRoutes(OpenAPIController<SproutRequestContext>().endpoints)
 
-    let accounts = AccountsParts(configuration, executor: database.executor)
     let community = SQLCommunityRepository(executor: database.executor)
     router.add(middleware: CrossSiteRequestGuard(publicURL: configuration.publicURL))
     router.addRoutes(AccountsController<SproutRequestContext>(
@@ -93,7 +95,6 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase,
     router.addRoutes(WeatherController<SproutRequestContext>(
         service: WeatherService(configuration, executor: database.executor, logger: logger), callers: accounts.authenticator
     ).endpoints, atPath: "/api")
-    let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(CommunityPages<SproutRequestContext>(renderer: web.renderer).endpoints)

@@ -2,15 +2,22 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Turns every error into a JSON response: errors that know their own shape render themselves, Hummingbird's
+/// Turns every error into a response: errors that know their own shape render themselves, Hummingbird's
 /// `HTTPError`s (unknown routes, bad methods) become `{"message"}`, and anything unexpected is logged with the
 /// request id and answered with a bare 500, never with internals. A client that hangs up mid-request is no
 /// server error: it is logged at info and counted as 499.
+///
+/// With `pages`, a browser asking for a web page (GET or HEAD of an address that is not an API's, see
+/// `WebPageRenderer.isAPIPath`) gets the site's HTML error page with the same status instead of `{"message"}`:
+/// an unknown page, a malformed id in a page's path, a page that failed to render. APIs keep their contract bodies.
 struct ErrorRenderingMiddleware<Context: RequestContext>: RouterMiddleware {
+    var pages: WebPageRenderer? = nil
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
+            if let page = await htmlPage(error.status, for: request) { return page }
             let message = error.body ?? error.status.reasonPhrase
             return try Response.json(MessageBody(message: message), status: error.status)
         } catch let error as any HTTPResponseError {
@@ -21,8 +28,15 @@ struct ErrorRenderingMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(status: .clientClosedRequest)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+            if let page = await htmlPage(.internalServerError, for: request) { return page }
             return try Response.json(MessageBody(message: "Server Error"), status: .internalServerError)
         }
+    }
+
+    private func htmlPage(_ status: HTTPResponse.Status, for request: Request) async -> Response? {
+        guard let pages, request.method == .get || request.method == .head, !WebPageRenderer.isAPIPath(request.uri.path)
+        else { return nil }
+        return await pages.errorPage(status: status, request: request)
     }
 }
 

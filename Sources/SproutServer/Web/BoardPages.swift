@@ -2,7 +2,8 @@ import Hummingbird
 
 /// The Mail Plug Board's pages below `/board` (the board menu, posts and search are the app page `WebController`
 /// serves): `/board/{boardId}/posts/{postId}` (a post) and `/board/{boardId}/write` and
-/// `/board/{boardId}/posts/{postId}/edit` (one form for writing and editing). `board.js` talks to
+/// `/board/{boardId}/posts/{postId}/edit` (one form for writing and editing; `/board/{boardId}/write?reply={postId}`
+/// writes a reply to that post, the API's `parentPostId`). `board.js` talks to
 /// `/api/v2/boards…` with the session cookie, which the board API takes as the account. Every board page needs an
 /// account, as the API does: signed-out visitors see the log-in prompt.
 struct BoardPages<Context: RequestContext> {
@@ -33,6 +34,8 @@ struct BoardPages<Context: RequestContext> {
         let boardID: Int
         /// The post being edited; nil for a new one.
         let editing: Int?
+        /// The post a new one replies to (`?reply=`); nil for a post of its own.
+        let replyTo: Int?
         let visitor: WebVisitor?
         let logInPath: String
     }
@@ -48,18 +51,24 @@ struct BoardPages<Context: RequestContext> {
     }
 
     @Sendable func writePage(_ request: Request, context: Context) async throws -> Response {
-        try await formPage(boardID: try Self.id("boardId", context), editing: nil, request: request)
+        var replyTo: Int?
+        if let raw = request.uri.queryParameters.get("reply") {
+            guard let id = Int(raw), id > 0 else { throw HTTPError(.notFound) }
+            replyTo = id
+        }
+        return try await formPage(boardID: try Self.id("boardId", context), editing: nil, replyTo: replyTo, request: request)
     }
 
     @Sendable func editPage(_ request: Request, context: Context) async throws -> Response {
-        try await formPage(boardID: try Self.id("boardId", context), editing: try Self.id("postId", context), request: request)
+        try await formPage(boardID: try Self.id("boardId", context), editing: try Self.id("postId", context), replyTo: nil, request: request)
     }
 
-    private func formPage(boardID: Int, editing: Int?, request: Request) async throws -> Response {
+    private func formPage(boardID: Int, editing: Int?, replyTo: Int?, request: Request) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
-        let page = FormContext(boardID: boardID, editing: editing, visitor: visitor, logInPath: request.logInPath)
+        let page = FormContext(boardID: boardID, editing: editing, replyTo: replyTo, visitor: visitor, logInPath: request.logInPath)
+        let title = editing != nil ? "글 수정" : replyTo != nil ? "답글 쓰기" : "글쓰기"
         return try renderer.render(
-            "board-form", context: page, title: editing == nil ? "글쓰기" : "글 수정", current: Self.app,
+            "board-form", context: page, title: title, current: Self.app,
             scripts: visitor == nil ? [] : ["board.js"], visitor: visitor, request: request
         )
     }

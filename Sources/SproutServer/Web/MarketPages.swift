@@ -4,8 +4,10 @@ import Hummingbird
 /// `/market/products/{id}` (a product, public), `/market/new` and `/market/products/{id}/edit` (one form for
 /// registering and editing, as in the app) and `/market/vendor` (becoming a vendor, its identifier and secret).
 /// `market.js` talks to `/api/products` and `/api/vendors` with the session cookie; the product changes carry the
-/// vendor's `identifier` header and secret, which the script reads from `/api/vendors/me`. Signed-out visitors
-/// see the log-in prompt on the pages that need an account.
+/// vendor's `identifier` header and secret, which the script reads from `/api/vendors/me`. Signed-out visitors are
+/// sent to log in first from the form (coming back to it afterwards) and see the log-in prompt on the vendor page.
+/// An account that is no vendor yet is sent from `/market/new` to `/market/vendor?next=/market/new` by the script,
+/// which becomes a vendor there and comes back.
 struct MarketPages<Context: RequestContext> {
     let renderer: WebPageRenderer
     /// The server's limit for one image (`MARKET_MAX_IMAGE_BYTES`): the form shrinks larger pictures to fit first.
@@ -42,6 +44,8 @@ struct MarketPages<Context: RequestContext> {
         let app = MarketPages.app
         let visitor: WebVisitor?
         let logInPath: String
+        /// Where to go once the account is a vendor (`?next=`, a path on this site); nil to stay.
+        let next: String?
     }
 
     @Sendable func productPage(_ request: Request, context: Context) async throws -> Response {
@@ -63,18 +67,21 @@ struct MarketPages<Context: RequestContext> {
 
     @Sendable func vendorPage(_ request: Request, context: Context) async throws -> Response {
         let visitor = try await renderer.visitor(of: request)
+        let next = LocalAddress.validated(request.uri.queryParameters.get("next"), default: "")
+        let page = VendorContext(visitor: visitor, logInPath: request.logInPath, next: next.isEmpty ? nil : next)
         return try renderer.render(
-            "market-vendor", context: VendorContext(visitor: visitor, logInPath: request.logInPath), title: "판매자 정보",
+            "market-vendor", context: page, title: "판매자 정보",
             current: Self.app, scripts: visitor == nil ? [] : ["market.js"], visitor: visitor, request: request
         )
     }
 
+    /// The form is for signed-in accounts: anyone else logs in first and comes back here.
     private func formPage(editing: Int?, request: Request) async throws -> Response {
-        let visitor = try await renderer.visitor(of: request)
+        guard let visitor = try await renderer.visitor(of: request) else { return .seeOther(request.logInPath) }
         let page = FormContext(editing: editing, maxImageBytes: maxImageBytes, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "market-form", context: page, title: editing == nil ? "상품 등록" : "상품 수정", current: Self.app,
-            scripts: visitor == nil ? [] : ["market.js"], visitor: visitor, request: request
+            scripts: ["market.js"], visitor: visitor, request: request
         )
     }
 

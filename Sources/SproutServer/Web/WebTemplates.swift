@@ -43,6 +43,8 @@ struct LayoutContext {
     let visitor: WebVisitor?
     /// The header's log-in link, which comes back to this page afterwards.
     let logInPath: String
+    /// The header's sign-up link, which also comes back to this page afterwards.
+    let signUpPath: String
     var content = ""
 }
 

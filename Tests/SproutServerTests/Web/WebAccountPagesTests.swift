@@ -14,7 +14,7 @@ import Testing
         try await withTestApp { client, _ in
             let page = try await client.page("/todos")
             #expect(page.body.contains(#"id="login-link" href="/account/login?next=/todos""#))
-            #expect(page.body.contains(#"id="signup-link" href="/account/signup""#))
+            #expect(page.body.contains(#"id="signup-link" href="/account/signup?next=/todos""#), "sign-up links carry next= too")
             #expect(!page.body.contains("logout-button"))
             #expect(!page.body.contains("data-user-id"))
             #expect(page.body.contains("모두가 함께 쓰는 목록이에요."))
@@ -53,6 +53,12 @@ import Testing
             let cookie = try WebSessionTests.cookie(from: try await client.logInOnWeb("planner"))
             let page = try await client.page("/todos", cookie: cookie)
             #expect(page.body.contains("<strong>planner</strong> 님의 할 일 목록이에요."))
+            // The whole app on the account's own list: the form to add, and no invitation to sign in.
+            for id in ["create-form", "new-title", "create-submit", "delete-dialog"] {
+                #expect(page.body.contains(#"id="\#(id)""#), "missing #\(id)")
+            }
+            #expect(!page.body.contains("data-read-only"))
+            #expect(!page.body.contains(#"id="todos-invite""#))
         }
     }
 
@@ -81,7 +87,7 @@ import Testing
             try await client.signUp("member")
             let cookie = try WebSessionTests.cookie(from: try await client.logInOnWeb("member"))
             let feed = try await client.page("/community", cookie: cookie)
-            for id in ["feed", "write-link", "sort-newest", "sort-oldest", "post-list", "more", "post-row"] {
+            for id in ["feed", "write-link", "refresh", "sort-newest", "sort-oldest", "post-list", "sentinel", "post-row"] {
                 #expect(feed.body.contains(#"id="\#(id)""#), "feed is missing #\(id)")
             }
             #expect(feed.body.contains("/static/community.js?v="))

@@ -65,6 +65,15 @@ import Testing
             #expect(write.body.contains(#"id="board-submit" disabled>등록</button>"#))
             #expect(write.body.contains(#"href="/board">취소</a>"#))
 
+            #expect(!write.body.contains("data-reply-to") && !write.body.contains(#"id="reply-to""#))
+            #expect(post.body.contains(#"id="post-reply""#) && post.body.contains(#"id="post-parent-link""#))
+
+            let reply = try await client.page("/board/2/write?reply=41", cookie: cookie)
+            #expect(reply.body.contains("<title>답글 쓰기 · Sprout</title>"))
+            #expect(reply.body.contains(#"data-board-id="2" data-reply-to="41" novalidate>"#))
+            #expect(reply.body.contains(#"href="/board/2/posts/41">취소</a>"#), "cancelling a reply goes back to its post")
+            #expect(reply.body.contains(#"<a id="reply-to-link" href="/board/2/posts/41">"#))
+
             let edit = try await client.page("/board/2/posts/9/edit", cookie: cookie)
             #expect(edit.body.contains("<title>글 수정 · Sprout</title>"))
             #expect(edit.body.contains(#"data-board-id="2" data-post-id="9" novalidate>"#))
@@ -76,7 +85,8 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/board/0/posts/1", "/board/x/posts/1", "/board/2/posts/-1", "/board/2/posts/abc/edit", "/board/0/write"])
+    @Test(arguments: ["/board/0/posts/1", "/board/x/posts/1", "/board/2/posts/-1", "/board/2/posts/abc/edit", "/board/0/write",
+                      "/board/2/write?reply=0", "/board/2/write?reply=x", "/board/2/write?reply=-4"])
     func boardPagesNeedPositiveIDs(path: String) async throws {
         try await withTestApp { client, _ in
             let page = try await client.page(path)

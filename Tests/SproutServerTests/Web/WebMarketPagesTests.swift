@@ -42,12 +42,22 @@ import Testing
             let signedIn = try await client.page("/market/products/12", cookie: cookie)
             #expect(signedIn.body.contains(#"<dialog id="delete-dialog""#))
             #expect(signedIn.body.contains("정말 삭제하시겠습니까?"))
-            #expect(signedIn.body.contains(#"<label for="delete-secret">암호를 입력해주세요</label>"#))
+            #expect(!signedIn.body.contains("delete-secret"), "the page holds the vendor's secret: a confirmation is all it asks")
         }
     }
 
-    @Test(arguments: ["/market/new", "/market/vendor", "/market/products/3/edit"])
-    func signedOutVisitorsToTheSellersPagesSeeAPromptToLogIn(path: String) async throws {
+    /// The form is an action: a signed-out visitor goes to log in and comes back to it.
+    @Test(arguments: ["/market/new", "/market/products/3/edit"])
+    func signedOutVisitorsToTheFormAreSentToLogInAndBack(path: String) async throws {
+        try await withTestApp { client, _ in
+            let page = try await client.page(path)
+            #expect(page.status == .seeOther)
+            #expect(page.headers[.location] == "/account/login?next=\(path)")
+        }
+    }
+
+    @Test(arguments: ["/market/vendor"])
+    func signedOutVisitorsToTheVendorPageSeeAPromptToLogIn(path: String) async throws {
         try await withTestApp { client, _ in
             let page = try await client.page(path)
             #expect(page.status == .ok)
@@ -92,7 +102,16 @@ import Testing
             #expect(!edit.body.contains(#"type="file""#), "images are not editable, as in the app")
             #expect(edit.body.contains("image-thumbnail-choice"))
 
+            let returning = try await client.page("/market/vendor?next=/market/new", cookie: cookie)
+            #expect(returning.body.contains(#"data-next="/market/new""#), "becoming a vendor on the way to the form returns to it")
+            #expect(returning.body.contains(#"id="vendor-why""#))
+            for elsewhere in ["//evil.example", "https://evil.example/market/new"] {
+                let page = try await client.page("/market/vendor?next=" + LocalAddress.encoded(elsewhere), cookie: cookie)
+                #expect(!page.body.contains("data-next"), "\(elsewhere) is no page of this site")
+            }
+
             let vendor = try await client.page("/market/vendor", cookie: cookie)
+            #expect(!vendor.body.contains("data-next"))
             for id in ["vendor-form", "vendor-name", "vendor-submit", "vendor-info", "vendor-info-secret", "secret-toggle",
                        "secret-rotate", "rotate-dialog"] {
                 #expect(vendor.body.contains(#"id="\#(id)""#), "the vendor screen is missing #\(id)")

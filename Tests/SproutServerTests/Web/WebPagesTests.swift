@@ -35,7 +35,8 @@ import Testing
 
     /// Pinned whole: this origin only, with `data:` images for the inline favicon and `blob:` images for the market
     /// form's previews of picked files; no inline scripts, plugins, `<base>` or framing.
-    @Test(arguments: ["/", "/todos", "/market", "/market/products/1", "/market/new", "/community", "/board", "/board/2/write"])
+    /// (`/market/new` sends a signed-out visitor to log in, 303: no page; `/market/vendor` shows its prompt.)
+    @Test(arguments: ["/", "/todos", "/market", "/market/products/1", "/market/vendor", "/community", "/board", "/board/2/write"])
     func everyPageSendsTheSameContentSecurityPolicy(path: String) async throws {
         let page = try await get(path)
         #expect(page.headers[.contentSecurityPolicy]
@@ -61,12 +62,18 @@ import Testing
         }
     }
 
+    /// Signed out, the shared list is read-only: no form to add to it, an invitation to an own list instead.
     @Test func todosPageHasTheAppsControlsAndLoadsItsScript() async throws {
         let page = try await get("/todos")
-        for id in ["create-form", "new-title", "search-query", "hide-done", "favourites-only", "todo-list", "loading", "list-end", "sentinel", "delete-dialog"] {
+        for id in ["search-query", "hide-done", "favourites-only", "todo-list", "loading", "list-end", "sentinel", "todos-invite"] {
             #expect(page.body.contains(#"id="\#(id)""#), "missing #\(id)")
         }
-        #expect(page.body.contains(#"<label for="new-title">"#))
+        #expect(page.body.contains(#"data-read-only="true""#))
+        #expect(page.body.contains(#"href="/account/login?next=/todos" id="todos-login""#))
+        #expect(page.body.contains(#"href="/account/signup?next=/todos" id="todos-signup""#))
+        for id in ["create-form", "new-title", "delete-dialog"] {
+            #expect(!page.body.contains(#"id="\#(id)""#), "a signed-out visitor has #\(id)")
+        }
         #expect(page.body.contains(#"<label for="search-query">"#))
         let version = try #require(Self.assetVersion(in: page.body))
         #expect(page.body.contains(#"<script src="/static/todos.js?v=\#(version)" defer></script>"#))

@@ -1,16 +1,23 @@
 // Sprout web: the Mail Plug Board. Plain JavaScript over the board API (`/api/v2/boards…`) with the session
 // cookie, which the API takes as the account. Three screens: the board (its menu, the posts 30 at a time with
 // endless scrolling, search by target with highlighted matches and recent searches), a post (edit and delete for
-// its writer, deleting after a confirmation), and one form for writing and editing. The last board opened and the
-// recent searches are kept in this browser's localStorage, as the app kept them in UserDefaults and CoreData.
+// its writer, deleting after a confirmation; a reply to it), and one form for writing, replying and editing. The last
+// board opened and the recent searches are kept in this browser's localStorage, as the app kept them in UserDefaults
+// and CoreData, but per account: under keys ending in "@{account id}", which signing out removes (site.js).
 "use strict";
 
 (() => {
-  const { api, flashNext, setBusy, showError, onSubmit, endlessList } = window.Sprout;
+  const { api, flashNext, setBusy, showError, onSubmit, endlessList, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 30;
-  const LAST_BOARD_KEY = "sprout.board.last";
-  const HISTORY_KEY = "sprout.board.searches";
+  // Kept per account, under keys ending in "@{account id}" that signing out removes (site.js's accountKey). Every
+  // board page has a signed-in account (the server shows the others a log-in prompt and no script).
+  const accountKey = window.Sprout.accountKey || ((name) => (me ? `${name}@${me.id}` : null));
+  const LAST_BOARD_KEY = accountKey("sprout.board.last");
+  const HISTORY_KEY = accountKey("sprout.board.history");
+  // Before they were per account, both were the browser's: whoever signed in next saw them. Dropped, not adopted,
+  // since nothing tells whose they were.
+  const UNOWNED_KEYS = ["sprout.board.last", "sprout.board.searches"];
   const HISTORY_LIMIT = 20;
   const TARGETS = { all: "전체", title: "제목", contents: "내용", writer: "작성자" };
   const API = "/api/v2/boards";
@@ -21,6 +28,7 @@
   // ---- Storage (a browser without it only forgets) ------------------------------------------------------
 
   function stored(key, fallback) {
+    if (!key) return fallback;
     try {
       const raw = localStorage.getItem(key);
       return raw === null ? fallback : JSON.parse(raw);
@@ -30,8 +38,13 @@
   }
 
   function store(key, value) {
+    if (!key) return;
     try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: only this visit keeps it */ }
   }
+
+  try {
+    for (const key of UNOWNED_KEYS) localStorage.removeItem(key);
+  } catch { /* no storage: nothing to drop */ }
 
   // Recent searches: {text, target} pairs, most recent first, each pair once (the app's CoreData de-duplication).
   const history = {
@@ -351,7 +364,8 @@
     const notice = $("notice");
     const dialog = $("delete-dialog");
 
-    function showPost(post) {
+    // `writable`: whether this account may write in the post's board, so may reply to it.
+    function showPost(post, writable) {
       document.title = `${post.title} · Sprout`;
       $("post-board").textContent = post.boardDisplayName;
       showBadges($("post-badges"), post);
@@ -364,13 +378,25 @@
       $("post-contents").textContent = post.contents;
       $("post-edit").href = `${postPath(boardID, postID)}/edit`;
       $("post-actions").hidden = !post.isOwner;
+      const reply = $("post-reply");
+      reply.href = `/board/${boardID}/write?reply=${postID}`;
+      reply.hidden = !writable;
+      const parent = post.parentPostId;
+      $("post-parent").hidden = !(parent > 0);
+      if (parent > 0) $("post-parent-link").href = postPath(boardID, parent);
       $("post").hidden = false;
     }
 
     async function load() {
       try {
-        // Opening a post counts a view, on the server.
-        showPost(await api("GET", `${API}/${boardID}/posts/${postID}`));
+        // Opening a post counts a view, on the server. The board list says whether replying is allowed here (not in
+        // 공지사항); the post shows without it.
+        const [post, boards] = await Promise.all([
+          api("GET", `${API}/${boardID}/posts/${postID}`),
+          api("GET", API).then((answer) => answer.value, () => []),
+        ]);
+        const board = boards.find((b) => b.boardId === boardID);
+        showPost(post, Boolean(board && board.capability && board.capability.writable));
       } catch (failure) {
         if (failure.status === 401) return logInAgain();
         showError(notice, failure.status === 404 ? "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요."
@@ -406,6 +432,7 @@
     const error = $("form-error");
     const boardID = Number(form.dataset.boardId);
     const editing = form.dataset.postId ? Number(form.dataset.postId) : null;
+    const replyTo = form.dataset.replyTo ? Number(form.dataset.replyTo) : null;
 
     function refuse(message) {
       showError(error, message);
@@ -428,22 +455,34 @@
           title.value = post.title;
           contents.value = post.contents;
         }
+        if (replyTo !== null) {
+          // The post replied to (reading it counts a view, as opening it does): its title, after "Re: ", is the
+          // reply's, as mail does it — once, however deep the thread.
+          const parent = await api("GET", `${API}/${boardID}/posts/${replyTo}`);
+          $("reply-to-link").textContent = parent.title;
+          $("reply-to").hidden = false;
+          const replyTitle = /^re:\s/i.test(parent.title) ? parent.title : `Re: ${parent.title}`;
+          title.value = [...replyTitle].slice(0, 200).join("");
+        }
         setBusy(form, false);
-        title.focus();
+        (replyTo !== null ? contents : title).focus();
       } catch (failure) {
         if (failure.status === 401) return logInAgain();
-        refuse(failure.status === 404 ? "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요." : `불러오지 못했습니다. ${failure.message}`);
+        refuse(failure.status === 404
+          ? (replyTo !== null ? "답글을 달 게시글을 찾을 수 없습니다. 삭제되었을 수 있어요." : "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요.")
+          : `불러오지 못했습니다. ${failure.message}`);
       }
     }
 
     onSubmit(form, error, async () => {
       const body = { title: title.value, contents: contents.value };
+      if (replyTo !== null) body.parentPostId = replyTo;
       const post = editing === null
         ? await api("POST", `${API}/${boardID}/posts`, body)
         : await api("PUT", `${API}/${boardID}/posts/${editing}`, body);
-      flashNext(editing === null ? "게시글을 등록했습니다." : "게시글을 수정했습니다.");
+      flashNext(editing !== null ? "게시글을 수정했습니다." : replyTo !== null ? "답글을 등록했습니다." : "게시글을 등록했습니다.");
       location.assign(postPath(post.boardId, post.postId));
-    }, editing === null ? "게시글을 등록하지 못했습니다. " : "게시글을 수정하지 못했습니다. ");
+    }, editing !== null ? "게시글을 수정하지 못했습니다. " : replyTo !== null ? "답글을 등록하지 못했습니다. " : "게시글을 등록하지 못했습니다. ");
 
     load();
   }

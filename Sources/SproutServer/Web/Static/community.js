@@ -1,13 +1,17 @@
 // Sprout web: the Community. Plain JavaScript over the Strapi API (`/posts`, `/comments`) with the session
-// cookie. Three screens: the feed (newest or oldest first, 20 at a time), a post with its comments, and the
-// write/edit screen the app also shared. Edit and delete appear only on the visitor's own posts and comments
-// (the server refuses the rest anyway), and deleting asks first, in the app's words.
+// cookie. Three screens: the feed (newest or oldest first, 20 at a time as it is scrolled, with a refresh), a post
+// with its comments, and the write/edit screen the app also shared. Edit and delete appear only on the visitor's
+// own posts and comments (the server refuses the rest anyway), and deleting asks first, in the app's words.
+// Times read "방금 전", "3분 전", … (the full date in their title), kept current while the page is open.
 "use strict";
 
 (() => {
-  const { api, formatDate, flashNext, refreshForm, setBusy, showError, onSubmit, me } = window.Sprout;
+  const { api, formatDate, flashNext, refreshForm, setBusy, showError, onSubmit, endlessList, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 20;
+  // The server's limits (CommunityInput.swift), in characters as Swift counts them: grapheme clusters.
+  const RELATIVE_REFRESH_MS = 30 * 1000;
+  const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
   const logInAgain = () => location.assign("/account/login?next=" + encodeURIComponent(location.pathname + location.search));
   // A list call refused for want of a session means the session ended (logged out elsewhere, expired):
@@ -16,9 +20,99 @@
 
   const isMine = (entity) => me !== null && entity && entity.user && entity.user.id === me.id;
 
-  function dateText(entity) {
-    const created = formatDate(entity.created_at);
-    return entity.updated_at && entity.updated_at !== entity.created_at ? `${created} (수정됨)` : created;
+  // ---- Times: relative while recent, a date after that; the full date and time in the title -------------
+
+  const pad = (n) => String(n).padStart(2, "0");
+  const sameDay = (a, b) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+
+  // "방금 전" under a minute (and for a clock a little ahead of ours), then minutes, hours up to a day,
+  // "어제" for the calendar day before today, then the date (yyyy/MM/dd, the app's style).
+  function relativeTime(date, now = new Date()) {
+    const seconds = (now - date) / 1000;
+    if (seconds < 60) return "방금 전";
+    if (seconds < 60 * 60) return `${Math.floor(seconds / 60)}분 전`;
+    if (seconds < 24 * 60 * 60) return `${Math.floor(seconds / 3600)}시간 전`;
+    const yesterday = new Date(now);
+    yesterday.setDate(now.getDate() - 1);
+    if (sameDay(date, yesterday)) return "어제";
+    return `${date.getFullYear()}/${pad(date.getMonth() + 1)}/${pad(date.getDate())}`;
+  }
+
+  // Fills a <time> for `entity`: relative text, `datetime`, and the full date (and the edit's) in its title.
+  function showTime(element, entity) {
+    const created = new Date(entity.created_at);
+    const edited = entity.updated_at && entity.updated_at !== entity.created_at;
+    element.dateTime = entity.created_at;
+    element.dataset.relative = "true";
+    element.dataset.edited = edited ? "true" : "false";
+    element.title = edited ? `${formatDate(entity.created_at)} (수정: ${formatDate(entity.updated_at)})` : formatDate(entity.created_at);
+    element.textContent = Number.isNaN(created.getTime()) ? "" : relativeTime(created) + (edited ? " (수정됨)" : "");
+  }
+
+  function refreshTimes() {
+    const now = new Date();
+    for (const element of document.querySelectorAll("time[data-relative]")) {
+      const created = new Date(element.dateTime);
+      if (Number.isNaN(created.getTime())) continue;
+      element.textContent = relativeTime(created, now) + (element.dataset.edited === "true" ? " (수정됨)" : "");
+    }
+  }
+
+  setInterval(refreshTimes, RELATIVE_REFRESH_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refreshTimes();
+  });
+
+  // ---- Text lengths: counted as the server counts them, with the limit shown as one types ---------------
+
+  const segmenter = typeof Intl.Segmenter === "function" ? new Intl.Segmenter("ko", { granularity: "grapheme" }) : null;
+  function characters(text) {
+    if (!segmenter) return [...text].length;
+    let count = 0;
+    for (const _ of segmenter.segment(text)) count += 1;
+    return count;
+  }
+
+  // Shows `field`'s length against its `data-max-length` in the form's `.length-counter`, says so in its
+  // `.length-error` when it is over, and keeps the submit button disabled meanwhile (after site.js has had its say
+  // about empty fields: this listener is added after site.js's own).
+  function guardLength(form, field) {
+    const max = Number(field.dataset.maxLength);
+    const counter = form.querySelector(".length-counter");
+    const error = form.querySelector(".length-error");
+    const submit = form.querySelector('button[type="submit"]');
+    const over = () => characters(field.value) > max;
+    function check() {
+      const length = characters(field.value);
+      counter.textContent = `${length.toLocaleString("ko-KR")}/${max.toLocaleString("ko-KR")}`;
+      counter.classList.toggle("is-over", length > max);
+      const message = length > max ? `${max.toLocaleString("ko-KR")}자까지 쓸 수 있어요. ${(length - max).toLocaleString("ko-KR")}자를 줄여 주세요.` : "";
+      showError(error, message);
+      field.setAttribute("aria-invalid", String(length > max));
+      if (length > max) submit.disabled = true;
+    }
+    form.addEventListener("input", check);
+    // Checked again right before sending, in case something (a failed send) enabled the button meanwhile.
+    form.addEventListener("submit", (event) => {
+      if (over()) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        check();
+      }
+    }, { capture: true });
+    check();
+    return check;
+  }
+
+  // Ctrl+Enter (⌘+Enter on a Mac) sends `form` from `field`, when its button may be pressed.
+  function sendWithKeys(form, field, hint) {
+    if (hint) hint.textContent = hint.textContent.replace("Ctrl+Enter", IS_MAC ? "⌘+Enter" : "Ctrl+Enter");
+    field.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
+      event.preventDefault();
+      const submit = form.querySelector('button[type="submit"]');
+      if (submit && !submit.disabled) form.requestSubmit(submit);
+    });
   }
 
   // ---- The feed -----------------------------------------------------------------------------------
@@ -26,24 +120,22 @@
   function setUpFeed() {
     const list = $("post-list");
     const rowTemplate = $("post-row");
-    const loading = $("loading");
-    const more = $("more");
     const retry = $("retry");
     const listEnd = $("list-end");
     const listEmpty = $("list-empty");
     const notice = $("notice");
     const newest = $("sort-newest");
     const oldest = $("sort-oldest");
-    const state = { descending: true, start: 0, finished: false, loading: false, generation: 0, seen: new Set() };
+    const refresh = $("refresh");
+    // `start` is where the next page begins; a page shorter than PAGE_SIZE is the last.
+    const state = { descending: true, start: 0, finished: false, started: false };
 
     function row(post) {
       const item = rowTemplate.content.firstElementChild.cloneNode(true);
       item.dataset.id = String(post.id);
       item.querySelector(".post-link").href = `/community/posts/${post.id}`;
       item.querySelector(".post-author").textContent = post.user ? post.user.username : "(알 수 없음)";
-      const date = item.querySelector(".post-date");
-      date.textContent = dateText(post);
-      date.dateTime = post.created_at;
+      showTime(item.querySelector(".post-date"), post);
       item.querySelector(".post-text").textContent = post.text;
       item.querySelector(".post-comments").textContent = `댓글 ${Array.isArray(post.comments) ? post.comments.length : 0}개`;
       return item;
@@ -51,64 +143,61 @@
 
     function updateFooter() {
       const count = list.children.length;
-      loading.hidden = !state.loading;
-      more.hidden = state.loading || state.finished || !notice.hidden;
       listEnd.hidden = !(state.finished && count > 0);
       listEmpty.hidden = !(state.finished && count === 0);
-      list.setAttribute("aria-busy", state.loading ? "true" : "false");
     }
 
-    async function loadPage() {
-      if (state.loading || state.finished) return;
-      const generation = state.generation;
-      const direction = state.descending ? "desc" : "asc";
-      state.loading = true;
-      notice.hidden = true;
-      retry.hidden = true;
-      updateFooter();
-      try {
+    const feed = endlessList({
+      list, sentinel: $("sentinel"), loading: $("loading"), retry,
+      isFinished: () => state.finished,
+      fetchPage() {
+        const direction = state.descending ? "desc" : "asc";
         // `id` breaks ties between posts written in the same millisecond, so pages never overlap or skip.
-        const posts = await api("GET", `/posts?_sort=created_at:${direction},id:${direction}&_start=${state.start}&_limit=${PAGE_SIZE}`);
-        if (generation !== state.generation) return;
-        for (const post of posts) {
-          // A post written since the last page shifts the offsets by one; never show one twice.
-          if (state.seen.has(post.id)) continue;
-          state.seen.add(post.id);
-          list.append(row(post));
-        }
+        return api("GET", `/posts?_sort=created_at:${direction},id:${direction}&_start=${state.start}&_limit=${PAGE_SIZE}`);
+      },
+      take(posts) {
         state.start += posts.length;
         state.finished = posts.length < PAGE_SIZE;
-      } catch (failure) {
-        if (generation !== state.generation) return;
+        showError(notice, "");
+        return posts;
+      },
+      idOf: (post) => post.id,
+      row,
+      failed(failure) {
+        // A list call refused for want of a session: the session ended elsewhere, so log in again.
         if (sessionEnded(failure)) return logInAgain();
-        showError(notice, `게시물을 불러오지 못했어요.. ${failure.message}`);
-        retry.hidden = false;
-      } finally {
-        if (generation === state.generation) {
-          state.loading = false;
-          updateFooter();
-        }
-      }
+        showError(notice, `게시물을 불러오지 못했어요. ${failure.message}`);
+      },
+      changed: updateFooter,
+    });
+
+    // From the top again: a new order, or the refresh button (new posts, new comment counts).
+    function startOver() {
+      state.start = 0;
+      state.finished = false;
+      state.started = true;
+      showError(notice, "");
+      feed.restart();
     }
 
     function sortBy(descending) {
-      if (state.descending === descending && state.generation > 0) return;
+      if (state.descending === descending && state.started) return;
       state.descending = descending;
-      state.generation += 1;
-      state.start = 0;
-      state.finished = false;
-      state.loading = false;
-      state.seen.clear();
-      list.replaceChildren();
       newest.setAttribute("aria-pressed", String(descending));
       oldest.setAttribute("aria-pressed", String(!descending));
-      loadPage();
+      startOver();
     }
 
     newest.addEventListener("click", () => sortBy(true));
     oldest.addEventListener("click", () => sortBy(false));
-    more.addEventListener("click", loadPage);
-    retry.addEventListener("click", loadPage);
+    refresh.addEventListener("click", () => {
+      window.scrollTo({ top: 0 });
+      startOver();
+    });
+    retry.addEventListener("click", () => {
+      showError(notice, "");
+      feed.retry();
+    });
     sortBy(true);
   }
 
@@ -136,9 +225,7 @@
 
     function showPost(post) {
       $("post-author").textContent = post.user ? post.user.username : "(알 수 없음)";
-      const date = $("post-date");
-      date.textContent = dateText(post);
-      date.dateTime = post.created_at;
+      showTime($("post-date"), post);
       $("post-text").textContent = post.text;
       $("post-actions").hidden = !isMine(post);
       $("post-edit").href = `/community/write?post=${post.id}`;
@@ -160,9 +247,7 @@
     function fillComment(item, comment) {
       item.dataset.id = String(comment.id);
       item.querySelector(".comment-author").textContent = comment.user ? comment.user.username : "(알 수 없음)";
-      const date = item.querySelector(".comment-date");
-      date.textContent = dateText(comment);
-      date.dateTime = comment.created_at;
+      showTime(item.querySelector(".comment-date"), comment);
       item.querySelector(".comment-text").textContent = comment.comment;
       const mine = isMine(comment);
       item.querySelector(".comment-actions").hidden = !mine;
@@ -182,7 +267,7 @@
         commentsSection.hidden = false;
       } catch (failure) {
         if (failure.status === 403 || failure.status === 401) return logInAgain();
-        const what = failure.status === 404 ? "게시물을 찾을 수 없어요. 삭제되었을 수 있어요." : `게시물을 불러오지 못했어요.. ${failure.message}`;
+        const what = failure.status === 404 ? "게시물을 찾을 수 없어요. 삭제되었을 수 있어요." : `게시물을 불러오지 못했어요. ${failure.message}`;
         showError(notice, what);
       } finally {
         loading.hidden = true;
@@ -206,20 +291,23 @@
       try {
         await api("DELETE", `/posts/${postID}`);
       } catch (failure) {
-        showError(notice, `게시물을 삭제하지 못했어요.. ${failure.message}`);
+        showError(notice, `게시물을 삭제하지 못했어요. ${failure.message}`);
         return;
       }
       flashNext("게시물을 삭제했어요.");
       location.assign("/community");
     }));
 
+    const checkComment = guardLength(commentForm, commentText);
+    sendWithKeys(commentForm, commentText, $("comment-keys"));
     onSubmit(commentForm, commentError, async () => {
       const comment = await api("POST", "/comments", { comment: commentText.value, post: postID });
       commentList.append(commentRow(comment));
       updateCount();
       commentText.value = "";
       setBusy(commentForm, false);
-    }, "댓글을 등록하지 못했어요.. ");
+      checkComment();
+    }, "댓글을 등록하지 못했어요. ");
 
     commentList.addEventListener("click", (event) => {
       const item = event.target.closest("li.comment");
@@ -232,7 +320,7 @@
             item.remove();
             updateCount();
           } catch (failure) {
-            showError(notice, `댓글을 삭제하지 못했어요.. ${failure.message}`);
+            showError(notice, `댓글을 삭제하지 못했어요. ${failure.message}`);
           }
         });
       } else if (event.target.closest(".comment-edit")) {
@@ -246,7 +334,7 @@
       if (item.querySelector(".comment-edit-form")) return;
       const form = editTemplate.content.firstElementChild.cloneNode(true);
       const input = form.querySelector(".comment-edit-input");
-      const error = form.querySelector(".field-error");
+      const error = form.querySelector(".edit-error");
       const inputID = `comment-edit-${id}`;
       input.id = inputID;
       form.querySelector("label").htmlFor = inputID;
@@ -255,12 +343,14 @@
       item.append(form);
       form.addEventListener("input", () => refreshForm(form));
       refreshForm(form);
+      guardLength(form, input);
+      sendWithKeys(form, input, form.querySelector(".comment-edit-keys"));
       input.focus();
       onSubmit(form, error, async () => {
         const comment = await api("PUT", `/comments/${id}`, { comment: input.value, post: postID });
         fillComment(item, comment);
         stopEditing(item);
-      }, "댓글을 고치지 못했어요.. ");
+      }, "댓글을 고치지 못했어요. ");
     }
 
     function stopEditing(item) {
@@ -279,6 +369,8 @@
     const text = $("post-text-input");
     const error = $("form-error");
     const editing = form.dataset.postId ? Number(form.dataset.postId) : null;
+    const checkLength = guardLength(form, text);
+    sendWithKeys(form, text, $("post-keys"));
 
     async function loadForEditing() {
       setBusy(form, true);
@@ -291,9 +383,10 @@
         }
         text.value = post.text;
         setBusy(form, false);
+        checkLength();
       } catch (failure) {
         if (sessionEnded(failure)) return logInAgain();
-        showError(error, failure.status === 404 ? "게시물을 찾을 수 없어요. 삭제되었을 수 있어요." : `게시물을 불러오지 못했어요.. ${failure.message}`);
+        showError(error, failure.status === 404 ? "게시물을 찾을 수 없어요. 삭제되었을 수 있어요." : `게시물을 불러오지 못했어요. ${failure.message}`);
         text.disabled = true;
       }
     }
@@ -304,7 +397,7 @@
         : await api("PUT", `/posts/${editing}`, { text: text.value });
       flashNext(editing === null ? "글을 올렸어요." : "글을 고쳤어요.");
       location.assign(`/community/posts/${post.id}`);
-    }, `${editing === null ? "글을 올리지" : "글을 고치지"} 못했어요.. `);
+    }, `${editing === null ? "글을 올리지" : "글을 고치지"} 못했어요. `);
 
     if (editing !== null) loadForEditing();
   }

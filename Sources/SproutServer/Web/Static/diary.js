@@ -5,10 +5,14 @@
 // entry gets its id here (a UUID) and is PUT, so a retried save can never make two entries. When a new entry is
 // first saved, the weather where the visitor is (if the browser may tell) is attached once; it is never fetched
 // again on edits, and nothing is made up when it cannot be had. Weather icons are drawn here (SVG), not loaded.
+// Text the server has not confirmed is also kept in this browser (a draft in localStorage, per account), so a
+// closed tab or a lost connection loses nothing: it is saved when the server answers again, from the editor or
+// from the list, and the editor offers it back when the server's copy changed meanwhile.
 "use strict";
 
 (() => {
-  const { api, flashNext, showError, endlessList } = window.Sprout;
+  // notify(): messages in the page's toast; confirmations fade, errors stay.
+  const { api, flashNext, notify, particle, showError, endlessList, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const API = "/api/diary/entries";
   const PAGE_SIZE = 20;
@@ -17,6 +21,11 @@
   // A `keepalive` request may carry at most 64 KiB (all such requests of the page together).
   const KEEPALIVE_LIMIT = 60 * 1024;
   const SVG = "http://www.w3.org/2000/svg";
+
+  // While the server cannot be reached, saving is tried again after these waits (then every 30 s), and at once
+  // when the browser says it is back online.
+  const RETRY_DELAYS_MS = [2000, 5000, 10000, 30000];
+
 
   const logInAgain = () => location.assign("/account/login?next=" + encodeURIComponent(location.pathname + location.search));
   const entryPath = (id) => `${API}/${encodeURIComponent(id)}`;
@@ -43,6 +52,96 @@
 
   // The body's first line with something on it, for the list's one-line preview.
   const firstLine = (body) => (body.split("\n").find((line) => line.trim()) || "").trim();
+  const hasTitle = ({ title }) => title.trim().length > 0;
+  const titleTooLong = ({ title }) => [...title].length > TITLE_LIMIT;
+
+  // What "공유" copies: the title, a blank line, and the body without its leading and trailing blank lines.
+  function shareText({ title, body }) {
+    const text = body.replace(/^\n+/, "").trimEnd();
+    return text ? `${title}\n\n${text}` : title;
+  }
+
+  // ---- Drafts: text the server has not confirmed, kept in this browser ----------------------------------
+  //
+  // `sprout.diary.draft.<entry id>@<account id>` → {id, text, createdAt, baseUpdatedAt, onServer, weather, keptAt}.
+  // The account in the key keeps one account's drafts from another's on a shared browser (and logging out clears
+  // keys ending in "@<account id>"). `baseUpdatedAt` is the server version the text was written on, so a draft is
+  // saved without asking only while the server's copy is still that version.
+
+  const DRAFT_PREFIX = "sprout.diary.draft.";
+  const draftSuffix = () => `@${me ? me.id : "anonymous"}`;
+  const draftKey = (id) => `${DRAFT_PREFIX}${id}${draftSuffix()}`;
+
+  function readDraft(id) {
+    try {
+      const draft = JSON.parse(localStorage.getItem(draftKey(id)) || "null");
+      return draft && typeof draft.text === "string" && draft.id === id ? draft : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function writeDraft(draft) {
+    try {
+      localStorage.setItem(draftKey(draft.id), JSON.stringify({ ...draft, keptAt: new Date().toISOString() }));
+      return true;
+    } catch {
+      return false; // storage full or refused: the page warns before it is left instead
+    }
+  }
+
+  function removeDraft(id) {
+    try { localStorage.removeItem(draftKey(id)); } catch { /* nothing kept, nothing to remove */ }
+  }
+
+  // This account's drafts, the most recently kept first.
+  function allDrafts() {
+    const drafts = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (!key || !key.startsWith(DRAFT_PREFIX) || !key.endsWith(draftSuffix())) continue;
+        const draft = readDraft(key.slice(DRAFT_PREFIX.length, -draftSuffix().length));
+        if (draft) drafts.push(draft);
+      }
+    } catch {
+      return [];
+    }
+    return drafts.sort((a, b) => String(b.keptAt).localeCompare(String(a.keptAt)));
+  }
+
+  const sameText = (draft, entry) => keyOf(split(draft.text)) === keyOf(entry);
+
+  // Saves `draft` if that can be done without asking: the server's copy is still the one it was written on (or the
+  // entry is new and not there yet). "saved" (or already there: the draft is dropped), "kept" (the editor must
+  // ask, or the text has no title to save it by) or "offline".
+  async function flushDraft(draft) {
+    let entry = null;
+    try {
+      entry = await api("GET", entryPath(draft.id));
+    } catch (failure) {
+      if (failure.status === 0) return "offline";
+      if (failure.status !== 404) return "kept";
+    }
+    if (entry && sameText(draft, entry)) {
+      removeDraft(draft.id);
+      return "saved";
+    }
+    const parts = split(draft.text);
+    if (!hasTitle(parts) || titleTooLong(parts)) return "kept";
+    if (entry ? entry.updatedAt !== draft.baseUpdatedAt : draft.onServer) return "kept"; // changed or deleted elsewhere
+    const payload = { title: parts.title, body: parts.body };
+    if (entry) payload.baseUpdatedAt = entry.updatedAt;
+    else payload.createdAt = draft.createdAt;
+    if (draft.weather) payload.weather = draft.weather;
+    try {
+      await api("PUT", entryPath(draft.id), payload);
+    } catch (failure) {
+      return failure.status === 0 ? "offline" : "kept";
+    }
+    removeDraft(draft.id);
+    return "saved";
+  }
 
   // ---- Weather icons, drawn: one per OpenWeather icon group, day and night for 01 and 02 ------------------
 
@@ -106,7 +205,8 @@
     }
   }
 
-  // Fills `holder` with the icon for `weather` ({main, description, icon, tempC}), named for screen readers.
+  // Fills `holder` with the icon for `weather` ({main, icon} with description and tempC when known), named for
+  // screen readers.
   function drawWeather(holder, weather) {
     holder.replaceChildren();
     holder.removeAttribute("role");
@@ -136,27 +236,38 @@
     const retry = $("retry");
     const notice = $("notice");
     const count = $("entry-count");
+    const dialog = $("delete-dialog");
     // `offset` is where the next page starts; more is asked for while it is short of `total`.
     const state = { offset: 0, total: null };
     const finished = () => state.total !== null && state.offset >= state.total;
+    // The entries shown, by id: what a row's share copies.
+    const shown = new Map();
+    let pendingDelete = null;
+
+    const say = (text, kind = "success") => notify(text, { kind });
 
     function row(entry) {
       const item = rowTemplate.content.firstElementChild.cloneNode(true);
+      shown.set(entry.id, entry);
       item.dataset.id = entry.id;
       item.querySelector(".diary-entry-link").href = `/diary/${entry.id}`;
-      item.querySelector(".diary-entry-title").textContent = entry.title;
+      const title = item.querySelector(".diary-entry-title");
+      title.textContent = entry.title;
+      title.id = `entry-title-${entry.id}`;
       const date = item.querySelector(".diary-entry-date");
       date.textContent = longDate(entry.createdAt);
       date.dateTime = entry.createdAt;
       item.querySelector(".diary-entry-preview").textContent = firstLine(entry.body);
       drawWeather(item.querySelector(".diary-weather-icon"), entry.weather);
+      // The buttons keep their short names and are described by the entry's title.
+      for (const button of item.querySelectorAll("button")) button.setAttribute("aria-describedby", title.id);
       return item;
     }
 
     function updateFooter() {
-      const shown = list.children.length;
-      listEmpty.hidden = !(finished() && shown === 0);
-      listEnd.hidden = !(finished() && shown > 0);
+      const rows = list.children.length;
+      listEmpty.hidden = !(finished() && rows === 0);
+      listEnd.hidden = !(finished() && rows > 0);
       count.textContent = state.total === null ? "" : `일기 ${state.total}개`;
     }
 
@@ -178,11 +289,113 @@
       changed: updateFooter,
     });
 
+    // Drafts still in this browser after trying to save them: said above the list, each a link to its editor
+    // (which saves it, or asks when the server's copy changed meanwhile).
+    function showDrafts() {
+      const drafts = allDrafts();
+      const box = $("drafts");
+      box.hidden = drafts.length === 0;
+      if (!drafts.length) return;
+      $("drafts-text").textContent = `이 브라우저에 아직 서버에 저장되지 않은 일기가 ${drafts.length}개 있어요. 서버에 연결되면 저장돼요.`;
+      $("drafts-list").replaceChildren(...drafts.map((draft) => {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = `/diary/${draft.id}`;
+        link.textContent = split(draft.text).title.trim() || "(제목 없음)";
+        item.append(link);
+        return item;
+      }));
+    }
+
+    // Saves what this browser still holds (a save cut off by leaving the editor, text written offline), then
+    // lists from the top: the list then has the last save, whatever became of the editor's own request.
+    let listing = null;
+    function startOver() {
+      if (listing) return listing;
+      list.setAttribute("aria-busy", "true");
+      listing = (async () => {
+        const drafts = allDrafts();
+        for (const draft of drafts) {
+          if (await flushDraft(draft) === "offline") break;
+        }
+        showDrafts();
+        state.offset = 0;
+        state.total = null;
+        shown.clear();
+        showError(notice, "");
+        entries.restart();
+      })().finally(() => { listing = null; });
+      return listing;
+    }
+
+    // ---- Share and delete, from the row
+
+    list.addEventListener("click", async (event) => {
+      const button = event.target.closest("button");
+      const item = button && button.closest("li.diary-entry");
+      if (!item) return;
+      const entry = shown.get(item.dataset.id);
+      if (!entry) return;
+      if (button.matches(".diary-entry-share")) {
+        const copied = await copyText(shareText(entry));
+        if (copied) say(`${particle(`“${entry.title}”`, "을/를")} 복사했어요.`);
+        else say("복사하지 못했어요. 이 브라우저가 클립보드를 쓰지 못하게 해요.", "error");
+      } else if (button.matches(".diary-entry-delete")) {
+        pendingDelete = item;
+        dialog.returnValue = "";
+        dialog.showModal();
+      }
+    });
+
+    dialog.addEventListener("close", async () => {
+      const item = pendingDelete;
+      pendingDelete = null;
+      if (!item) return;
+      const deleteButton = item.querySelector(".diary-entry-delete");
+      if (dialog.returnValue !== "delete") {
+        deleteButton.focus();
+        return;
+      }
+      const entry = shown.get(item.dataset.id);
+      item.setAttribute("aria-busy", "true");
+      try {
+        await api("DELETE", entryPath(entry.id));
+      } catch (failure) {
+        item.removeAttribute("aria-busy");
+        if (failure.status !== 404) {
+          say(`일기를 삭제하지 못했어요. ${failure.message}`, "error");
+          deleteButton.focus();
+          return;
+        }
+      }
+      removeDraft(entry.id);
+      // Keyboard focus moves to the neighbouring row rather than falling off the page.
+      const neighbour = item.nextElementSibling || item.previousElementSibling;
+      const hadFocus = item.contains(document.activeElement) || document.activeElement === document.body;
+      item.remove();
+      shown.delete(entry.id);
+      // The rows after it moved up by one on the server's pages.
+      state.offset = Math.max(0, state.offset - 1);
+      if (state.total !== null) state.total = Math.max(0, state.total - 1);
+      updateFooter();
+      if (hadFocus) (neighbour ? neighbour.querySelector(".diary-entry-link") : $("new-entry-link")).focus();
+      say("일기를 삭제했어요.");
+      entries.loadIfNearBottom();
+    });
+
     retry.addEventListener("click", () => {
       showError(notice, "");
       entries.retry();
     });
-    entries.restart();
+    // Coming back to the list by the browser's Back button may show the page as it was left (the back/forward
+    // cache): list again, so an entry saved since is there.
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted) startOver();
+    });
+    window.addEventListener("online", () => {
+      if (allDrafts().length || !notice.hidden) startOver();
+    });
+    startOver();
   }
 
   // ---- The editor ----------------------------------------------------------------------------------------
@@ -252,11 +465,17 @@
       deleted: false,
       // Saves run one after another.
       chain: Promise.resolve(true),
+      // Whether the unsaved text is kept in this browser (false only when storage refused it).
+      draftKept: true,
+      retryTimer: null,
+      retries: 0,
+      // A draft this browser kept that the server's copy does not match, offered to the visitor.
+      offered: null,
     };
 
     const current = () => split(text.value);
     const isSaved = () => keyOf(current()) === state.saved && !state.pendingWeather;
-    const hasTitle = ({ title }) => title.trim().length > 0;
+    const offline = () => state.failure && state.failure.status === 0;
     // Text that is typed but can never be saved as it is: no title, something below it.
     const unsaveable = () => { const parts = current(); return !hasTitle(parts) && (parts.title + parts.body).trim().length > 0; };
 
@@ -287,7 +506,7 @@
       } else if (!hasTitle(parts)) {
         if (unsaveable()) [message, kind] = ["첫 줄(제목)이 비어 있어 저장하지 않았어요.", "warning"];
         else if (state.onServer) [message, kind] = ["첫 줄(제목)이 비어 있어 저장하지 않았어요.", "warning"];
-      } else if ([...parts.title].length > TITLE_LIMIT) {
+      } else if (titleTooLong(parts)) {
         [message, kind] = [`제목(첫 줄)은 ${TITLE_LIMIT.toLocaleString("ko-KR")}자까지예요. 저장하지 않았어요.`, "warning"];
       } else if (isSaved()) {
         [message, kind] = state.onServer ? ["저장됨", "saved"] : ["", ""];
@@ -296,7 +515,9 @@
       }
       status.textContent = message;
       status.dataset.state = kind;
-      showError($("save-error-text"), state.failure ? `저장하지 못했어요. 글은 이 화면에 그대로 있어요. ${state.failure.message}` : "");
+      const kept = state.draftKept ? " 이 브라우저에도 보관해 두어서 창을 닫아도 잃지 않아요." : "";
+      const later = offline() ? " 서버에 다시 연결되면 저장할게요." : "";
+      showError($("save-error-text"), state.failure ? `저장하지 못했어요. 글은 이 화면에 그대로 있어요.${kept}${later} ${state.failure.message}` : "");
       saveError.hidden = !state.failure || state.deleted;
     }
 
@@ -305,7 +526,9 @@
       drawWeather($("weather-icon"), weather);
       const line = $("weather-text");
       if (weather) {
-        line.textContent = `${weather.description || weather.main} · ${temperature(weather.tempC)}`;
+        // The contract's weather is {main, icon}: description and tempC are extras an entry may lack.
+        const words = weather.description || weather.main;
+        line.textContent = typeof weather.tempC === "number" ? `${words} · ${temperature(weather.tempC)}` : words;
         weatherLine.classList.remove("is-missing");
         weatherLine.hidden = false;
       } else if (state.weatherNote) {
@@ -315,6 +538,33 @@
       } else {
         weatherLine.hidden = true;
       }
+    }
+
+    // ---- Keeping the unsaved text in this browser
+
+    // Called after every change and every answer: the text the server has not confirmed is kept as a draft; once it
+    // has (or there is nothing to keep), the draft goes.
+    function keepDraft() {
+      if (state.deleted || !state.loaded || state.offered) return;
+      const parts = current();
+      const empty = !(parts.title + parts.body).trim();
+      if (isSaved() || (empty && !state.onServer)) {
+        removeDraft(state.id);
+        state.draftKept = true;
+        return;
+      }
+      state.draftKept = writeDraft({
+        id: state.id, text: text.value, createdAt: state.createdAt, baseUpdatedAt: state.updatedAt,
+        onServer: state.onServer, weather: state.pendingWeather,
+      });
+    }
+
+    // While the server cannot be reached: try again a little later, and at once when the browser is back online.
+    function retryLater() {
+      clearTimeout(state.retryTimer);
+      const delay = RETRY_DELAYS_MS[Math.min(state.retries, RETRY_DELAYS_MS.length - 1)];
+      state.retries += 1;
+      state.retryTimer = setTimeout(() => { save(); }, delay);
     }
 
     // ---- Saving
@@ -338,6 +588,9 @@
       state.failure = null;
       if (weather && state.pendingWeather === weather) state.pendingWeather = null;
       state.weather = entry.weather || null;
+      state.retries = 0;
+      clearTimeout(state.retryTimer);
+      keepDraft();
       showWeather();
       if (first) {
         // Reloading the page now opens the entry.
@@ -357,7 +610,7 @@
         render();
         return true;
       }
-      if (!hasTitle(parts) || [...parts.title].length > TITLE_LIMIT) {
+      if (!hasTitle(parts) || titleTooLong(parts)) {
         render();
         return false;
       }
@@ -367,7 +620,10 @@
         accepted(await api("PUT", entryPath(state.id), payloadFor(parts, weather)), key, weather);
         return true;
       } catch (failure) {
-        if (!state.deleted) state.failure = failure;
+        if (!state.deleted) {
+          state.failure = failure;
+          if (failure.status === 0) retryLater();
+        }
         return false;
       } finally {
         state.sending.delete(key);
@@ -387,6 +643,8 @@
     }
 
     // The page is being hidden or left: send what is unsaved at once, in a request that outlives the page.
+    // (The text is in this browser already: every change was kept as it was typed. Nothing is written here, so a page
+    // left by logging out, which has just removed this account's keys, does not put the draft back.)
     function saveOnLeave() {
       if (state.deleted || !state.loaded) return;
       const parts = current();
@@ -409,7 +667,10 @@
         if (!response.ok) throw new window.Sprout.ApiError(window.Sprout.errorMessage(answer, response.status), response.status, answer);
         accepted(answer, key, weather);
       }).catch((failure) => {
-        if (!state.deleted) state.failure = failure;
+        if (!state.deleted) state.failure = new window.Sprout.ApiError(
+          failure instanceof window.Sprout.ApiError ? failure.message : "서버에 연결할 수 없어요. 네트워크를 확인한 뒤 다시 시도해 주세요.",
+          failure instanceof window.Sprout.ApiError ? failure.status : 0, null);
+        if (offline()) retryLater();
       }).finally(() => {
         state.sending.delete(key);
         render();
@@ -449,33 +710,149 @@
 
     // ---- Opening an entry
 
+    const keptAt = (draft) => {
+      const date = new Date(draft.keptAt);
+      return Number.isNaN(date.getTime()) ? "" : date.toLocaleString("ko-KR", { dateStyle: "long", timeStyle: "short" });
+    };
+
+    function showEntry(entry) {
+      text.value = joined(entry);
+      state.saved = keyOf(split(text.value));
+      state.updatedAt = entry.updatedAt;
+      state.createdAt = entry.createdAt;
+      state.weather = entry.weather || null;
+      state.weatherNote = entry.weather ? "" : "날씨 없음";
+      state.loaded = true;
+      editor.hidden = false;
+      showWeather();
+      render();
+    }
+
+    // Says something about a kept draft above the editor; with `choices`, its two buttons are shown.
+    function showRestore(message, choices) {
+      $("restore-text").textContent = message;
+      $("restore-use").hidden = !choices;
+      $("restore-discard").hidden = !choices;
+      $("restore").hidden = false;
+    }
+
+    function hideRestore() {
+      $("restore").hidden = true;
+    }
+
+    // The draft's text becomes the editor's, to be saved now (or, offline, as soon as the server answers).
+    function useDraft(draft) {
+      state.offered = null;
+      text.value = draft.text;
+      if (draft.weather && !state.weather) state.pendingWeather = draft.weather;
+      state.loaded = true;
+      editor.hidden = false;
+      showWeather();
+      render();
+      keepDraft();
+      save();
+    }
+
+    // Opens the entry from the draft alone: the server cannot be reached, or never had this new entry.
+    function openDraft(draft, onServer) {
+      state.onServer = onServer;
+      state.createdAt = draft.createdAt || state.createdAt || new Date().toISOString();
+      state.updatedAt = onServer ? draft.baseUpdatedAt : null;
+      state.weatherWanted = !onServer && !draft.weather;
+      // Nothing is known to be saved: the draft's text is what must reach the server.
+      state.saved = keyOf({ title: "", body: "" });
+      useDraft(draft);
+    }
+
+    // Asks what to do with a draft that cannot simply be saved (the server's copy changed or went meanwhile).
+    function offerDraft(draft, message) {
+      state.offered = draft;
+      showRestore(message, true);
+      $("restore-use").onclick = () => {
+        hideRestore();
+        if (!state.loaded) openDraft(draft, false);
+        else useDraft(draft);
+        notice.hidden = true;
+        text.focus();
+      };
+      $("restore-discard").onclick = () => {
+        state.offered = null;
+        removeDraft(draft.id);
+        hideRestore();
+        keepDraft();
+        (state.loaded ? text : $("back-link")).focus();
+      };
+    }
+
     async function load() {
+      const draft = readDraft(state.id);
+      let entry;
       try {
-        const entry = await api("GET", entryPath(state.id));
-        text.value = joined(entry);
-        state.saved = keyOf(split(text.value));
-        state.updatedAt = entry.updatedAt;
-        state.createdAt = entry.createdAt;
-        state.weather = entry.weather || null;
-        state.weatherNote = entry.weather ? "" : "날씨 없음";
-        state.loaded = true;
-        editor.hidden = false;
-        showWeather();
-        render();
+        entry = await api("GET", entryPath(state.id));
       } catch (failure) {
+        $("loading").hidden = true;
         if (failure.status === 401) return logInAgain();
+        if (draft && failure.status === 0) {
+          // Offline: this browser's copy is the latest text there is; it is saved once the server answers.
+          openDraft(draft, draft.onServer);
+          showRestore(`서버에 연결할 수 없어서 이 브라우저에 보관한 글(${keptAt(draft)})을 열었어요. 연결되면 저장할게요.`, false);
+          return;
+        }
+        if (draft && failure.status === 404 && !draft.onServer) {
+          // A new entry whose first save never reached the server.
+          openDraft(draft, false);
+          showRestore(`저장되지 않았던 글(${keptAt(draft)})을 이 브라우저에서 되살렸어요.`, false);
+          return;
+        }
         showError(notice, failure.status === 404 ? "일기를 찾을 수 없어요. 삭제되었을 수 있어요."
           : `일기를 불러오지 못했어요. ${failure.message}`);
-      } finally {
-        $("loading").hidden = true;
+        if (draft && failure.status === 404) {
+          offerDraft(draft, `이 일기는 다른 곳에서 삭제되었지만, 이 브라우저에 저장되지 않은 글(${keptAt(draft)})이 남아 있어요. 되살릴까요?`);
+        }
+        return;
       }
+      $("loading").hidden = true;
+      showEntry(entry);
+      if (!draft) return;
+      if (sameText(draft, entry)) {
+        // It reached the server after all (a save on leaving whose answer the page never saw).
+        removeDraft(state.id);
+      } else if (draft.baseUpdatedAt === entry.updatedAt) {
+        // Written on the copy the server still has: nothing is overwritten by saving it.
+        useDraft(draft);
+        showRestore(`저장되지 않았던 글(${keptAt(draft)})을 이 브라우저에서 되살려 저장했어요.`, false);
+      } else {
+        offerDraft(draft, `이 브라우저에 저장되지 않은 글(${keptAt(draft)})이 있는데, 그 뒤에 다른 곳에서 고친 글이 서버에 있어요. 지금 보이는 것은 서버의 글이에요. 이 브라우저의 글을 불러올까요? (서버의 글은 지난 버전으로 남아요)`);
+      }
+    }
+
+    // /diary/new with a new entry this browser kept but the server never confirmed: that entry is continued
+    // (and saved) rather than started again; "새 일기 따로 쓰기" (`?fresh`) starts a blank one instead.
+    function resumeNewDraft() {
+      if (new URLSearchParams(location.search).has("fresh")) return false;
+      const draft = allDrafts().find((candidate) => !candidate.onServer);
+      if (!draft) return false;
+      state.id = draft.id;
+      openDraft(draft, false);
+      showRestore(`저장되지 않았던 새 일기(${keptAt(draft)})를 이어서 써요.`, false);
+      const fresh = document.createElement("a");
+      fresh.href = "/diary/new?fresh";
+      fresh.id = "restore-fresh";
+      fresh.className = "button button-small button-quiet";
+      fresh.textContent = "새 일기 따로 쓰기";
+      $("restore-text").append(" ", fresh);
+      return true;
     }
 
     // ---- Events
 
     text.addEventListener("input", () => {
       render();
+      keepDraft();
       scheduleSave();
+    });
+    window.addEventListener("online", () => {
+      if (state.failure && offline()) save();
     });
     $("save-retry").addEventListener("click", () => { save(); });
     document.addEventListener("visibilitychange", () => {
@@ -483,9 +860,10 @@
     });
     window.addEventListener("pagehide", saveOnLeave);
     // Text that did not reach the server (a failed save, or no title to save it by) is not left silently.
+    // Once it is kept in this browser it is not lost by leaving, so only text that could not be kept asks.
     window.addEventListener("beforeunload", (event) => {
       if (state.deleted || !state.loaded) return;
-      if ((state.failure && !isSaved()) || unsaveable()) {
+      if (((state.failure && !isSaved()) || unsaveable()) && !state.draftKept) {
         event.preventDefault();
         event.returnValue = "";
       }
@@ -498,9 +876,7 @@
     });
 
     shareButton.addEventListener("click", async () => {
-      const parts = current();
-      const body = parts.body.replace(/^\n+/, "").trimEnd();
-      const copied = await copyText(body ? `${parts.title}\n\n${body}` : parts.title);
+      const copied = await copyText(shareText(current()));
       const feedback = $("share-feedback");
       feedback.textContent = copied ? "복사됨" : "복사하지 못했어요";
       feedback.dataset.state = copied ? "saved" : "error";
@@ -513,6 +889,7 @@
       if (dialog.returnValue !== "delete") return;
       dialog.returnValue = "";
       clearTimeout(state.timer);
+      clearTimeout(state.retryTimer);
       state.deleted = true;
       render();
       // A save still on its way would bring the entry back after the deletion.
@@ -527,6 +904,7 @@
           return;
         }
       }
+      removeDraft(state.id);
       flashNext("일기를 삭제했어요.");
       location.assign("/diary");
     });
@@ -535,6 +913,7 @@
     if (existing) {
       load();
     } else {
+      resumeNewDraft();
       text.focus();
     }
   }

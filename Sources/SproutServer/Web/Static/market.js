@@ -10,17 +10,34 @@
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 20;
   const MAX_IMAGES = 5;
-  const IMAGE_TYPES = ["image/jpeg", "image/png"];
   const LAYOUT_KEY = "sprout.market.layout";
+
+  // Messages that come and go (site.js's toasts once they are there; else the page's own status line).
+  function notify(text, kind, fallback) {
+    if (typeof window.Sprout.notify === "function") window.Sprout.notify(text, { kind });
+    else if (fallback) fallback.textContent = text;
+  }
+
+  // The Korean particle that follows `word` ("은/는" → "은" or "는"): site.js's `particle` once it is there (whether
+  // it answers the particle or the word with it); else both forms, "은(는)".
+  function particle(word, pair) {
+    if (typeof window.Sprout.particle === "function") {
+      const answer = String(window.Sprout.particle(word, pair));
+      return answer.startsWith(word) ? answer.slice(word.length) : answer;
+    }
+    const [afterConsonant, afterVowel] = pair.split("/");
+    return `${afterConsonant}(${afterVowel})`;
+  }
+  // `“word”` and its particle, for messages that quote a name.
+  const quoted = (word, pair) => `“${word}”${particle(word, pair)}`;
 
   const logInAgain = () => location.assign("/account/login?next=" + encodeURIComponent(location.pathname + location.search));
 
-  // The app's sentence for what failed, then the server's own words (`{code, message}`); no connection at all
-  // is the app's network message alone.
+  // The app's sentence for what failed, then why in the visitor's words (site.js's api() makes every refusal
+  // Korean); no connection at all is the app's network message alone.
   function failureText(what, failure) {
     if (failure.status === 0) return "인터넷 연결에 실패하였습니다.";
-    const said = failure.body && typeof failure.body.message === "string" ? failure.body.message : failure.message;
-    return said ? `${what} (${said})` : what;
+    return failure.message ? `${what} (${failure.message})` : what;
   }
 
   // The signed-in account's vendor ({id, name, identifier, secret}); null when it is none yet or nobody is signed in.
@@ -51,11 +68,12 @@
   // ---- Prices and stock, as the app showed them -------------------------------------------------------
 
   const numberFormats = new Map();
-  // `{currency} {amount}` with thousands separators: KRW in whole won, USD with up to two decimals.
+  // `{currency} {amount}` with thousands separators: KRW in whole won, USD with up to two decimals. The space is
+  // a non-breaking one, so a narrow screen never puts the amount on another line than its currency.
   function money(currency, amount) {
     const digits = currency === "KRW" ? 0 : 2;
     if (!numberFormats.has(digits)) numberFormats.set(digits, new Intl.NumberFormat("ko-KR", { maximumFractionDigits: digits }));
-    return `${currency} ${numberFormats.get(digits).format(amount)}`;
+    return `${currency}\u00A0${numberFormats.get(digits).format(amount)}`;
   }
 
   // A discounted product: the original price struck through, then the bargain price.
@@ -180,8 +198,10 @@
       products.retry();
     });
 
-    // Registering is for vendors; a signed-in account that is none yet is offered to become one.
-    if (me) {
+    // Registering is for vendors; a signed-in account that is none yet is offered to become one. Asked again when
+    // the page comes back from the browser's back-forward cache: the account may have become a vendor meanwhile.
+    function showSellerLinks() {
+      if (!me) return;
       myVendor().then((vendor) => {
         const vendorLink = $("vendor-link");
         vendorLink.textContent = vendor ? "판매자 정보" : "판매자 되기";
@@ -189,6 +209,8 @@
         $("new-product-link").hidden = !vendor;
       }, () => { /* the list works without it */ });
     }
+    showSellerLinks();
+    window.addEventListener("pageshow", (event) => { if (event.persisted) showSellerLinks(); });
 
     startListing(searchQuery.value.trim());
   }
@@ -286,48 +308,53 @@
     });
     carousel.addEventListener("pointercancel", () => { swipe = null; });
 
-    setUpDelete(productID, () => vendor);
+    setUpDelete(productID, () => vendor, () => $("product-name").textContent);
     load();
   }
 
-  // Deleting asks for the vendor's secret, as the app did, then runs v3's two steps: the archived lookup gives
-  // the delete path, and DELETE on it removes the product. A wrong secret keeps the dialog open with the reason.
-  function setUpDelete(productID, currentVendor) {
+  // Deleting asks for a confirmation only: the page already holds the vendor's secret (`/api/vendors/me`), which it
+  // reads again at the moment of deleting (it may have been renewed in another tab). Then v3's two steps: the
+  // archived lookup gives the delete path, and DELETE on it removes the product. A refusal keeps the dialog open
+  // with the reason.
+  function setUpDelete(productID, currentVendor, productName) {
     const dialog = $("delete-dialog");
     if (!dialog) return;
     const form = $("delete-form");
-    const secret = $("delete-secret");
     const error = $("delete-error");
     const confirm = $("delete-confirm");
+    const cancel = $("delete-cancel");
     let busy = false;
-    const refresh = () => { confirm.disabled = busy || secret.value.length === 0; };
+    const setBusy = (value) => {
+      busy = value;
+      confirm.disabled = value;
+      form.setAttribute("aria-busy", String(value));
+    };
 
     $("product-delete").addEventListener("click", () => {
-      secret.value = "";
+      $("delete-product-name").textContent = productName();
       showError(error, "");
-      refresh();
+      setBusy(false);
       dialog.showModal();
-      secret.focus();
+      cancel.focus();
     });
-    $("delete-cancel").addEventListener("click", () => dialog.close("cancel"));
-    secret.addEventListener("input", refresh);
+    cancel.addEventListener("click", () => { if (!busy) dialog.close("cancel"); });
+    dialog.addEventListener("cancel", (event) => { if (busy) event.preventDefault(); });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const vendor = currentVendor();
-      if (busy || confirm.disabled || !vendor) return;
-      busy = true;
-      refresh();
+      if (busy) return;
+      setBusy(true);
       showError(error, "");
       try {
+        const vendor = (await myVendor()) || currentVendor();
+        if (!vendor) throw new Error("판매자 정보를 찾을 수 없습니다.");
         const headers = { identifier: vendor.identifier };
-        const path = await api("POST", `/api/products/${productID}/archived`, { secret: secret.value }, headers);
+        const path = await api("POST", `/api/products/${productID}/archived`, { secret: vendor.secret }, headers);
         if (typeof path !== "string" || !path.trim().startsWith("/api/products/")) throw new Error("상품을 제거할 수 없습니다.");
         await api("DELETE", path.trim(), undefined, headers);
       } catch (failure) {
-        busy = false;
-        refresh();
+        setBusy(false);
         showError(error, failureText("상품 삭제 실패하였습니다", failure));
-        secret.select();
+        confirm.focus();
         return;
       }
       flashNext("상품 삭제 완료하였습니다");
@@ -365,6 +392,40 @@
     throw new Error("could not make the picture small enough");
   }
 
+  // What a picked file is, judged by its content as the server judges it (not by its name or the type the system
+  // guessed from the name): "image/jpeg" or "image/png" when it starts like one and the browser can decode it into
+  // a picture; else why not ("type": neither a JPEG nor a PNG; "decode": it starts like one but is no picture).
+  async function inspect(file) {
+    let head;
+    try {
+      head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
+    } catch {
+      return { problem: "decode" };
+    }
+    const starts = (bytes) => bytes.every((byte, i) => head[i] === byte);
+    const type = starts([0xFF, 0xD8, 0xFF]) ? "image/jpeg"
+      : starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) ? "image/png" : null;
+    if (!type) return { problem: "type" };
+    try {
+      const bitmap = await createImageBitmap(file);
+      const drawn = bitmap.width > 0 && bitmap.height > 0;
+      bitmap.close();
+      return drawn ? { type } : { problem: "decode" };
+    } catch {
+      return { problem: "decode" };
+    }
+  }
+
+  // The file as it is sent: named and typed for what it holds (a PNG picked as `photo.jpeg` goes as `photo.png`,
+  // image/png), the bytes untouched.
+  function labelled(file, type) {
+    const extension = type === "image/png" ? ".png" : ".jpg";
+    const fits = type === "image/png" ? /\.png$/i : /\.jpe?g$/i;
+    if (file.type === type && fits.test(file.name)) return file;
+    const base = file.name.replace(/\.[^.]*$/, "") || "image";
+    return new File([file], base + extension, { type, lastModified: file.lastModified });
+  }
+
   function setUpForm() {
     const form = $("product-form");
     const editing = form.dataset.productId ? Number(form.dataset.productId) : null;
@@ -382,6 +443,7 @@
     const imageInput = $("image-input");
     const imageError = $("image-error");
     const imageCount = $("image-count");
+    const pricePreview = $("price-preview");
     const fields = {
       name: [nameInput, $("name-error")],
       price: [priceInput, $("price-error")],
@@ -389,7 +451,8 @@
       stock: [stockInput, $("stock-error")],
       description: [descriptionInput, $("description-error")],
     };
-    // Pictures picked but not sent yet, in upload order: {file, url (an object URL for the preview)}.
+    // Pictures picked but not sent yet, in upload order: {file (as it is sent), name (as the visitor knows it),
+    // url (an object URL for the preview)}.
     const picked = [];
     // Fields the visitor has typed in or left: only those show their messages.
     const touched = new Set();
@@ -459,6 +522,18 @@
       return changed;
     }
 
+    // What the product will sell for, as the list will show it, while price and discount are typed: "판매가 KRW
+    // 10,000", or "할인가 KRW 9,000" with a discount. Nothing while either is not a usable number.
+    function showResultingPrice(found) {
+      const value = values();
+      const usable = value.price !== null && !found.price && !found.discount;
+      pricePreview.hidden = !usable;
+      if (!usable) return;
+      const discounted = value.discounted_price > 0;
+      $("price-preview-label").textContent = discounted ? "할인가" : "판매가";
+      $("price-preview-amount").textContent = money(value.currency, value.price - value.discounted_price);
+    }
+
     function refresh() {
       const found = problems();
       for (const [key, [input, error]] of Object.entries(fields)) {
@@ -466,6 +541,7 @@
         showError(error, message);
         input.setAttribute("aria-invalid", String(Boolean(message)));
       }
+      showResultingPrice(found);
       const characters = length(descriptionInput.value);
       descriptionCount.textContent = `${characters}/1000`;
       descriptionCount.classList.toggle("is-over", characters > 1000);
@@ -489,7 +565,7 @@
         item.dataset.index = String(i);
         const img = item.querySelector("img");
         img.src = entry.url;
-        img.alt = `${i + 1}번째 이미지: ${entry.file.name}`;
+        img.alt = `${i + 1}번째 이미지: ${entry.name}`;
         item.querySelector(".image-preview-badge").textContent = i === 0 ? "대표" : String(i + 1);
         const left = item.querySelector(".image-left");
         const right = item.querySelector(".image-right");
@@ -506,34 +582,43 @@
       }
     }
 
+    // Each picked file is read in the browser first: one that is no JPEG or PNG picture is named in the message and
+    // left out, before anything is sent. A picture larger than the server takes is shrunk first.
     async function addPictures(files) {
       picking = true;
       refresh();
+      const messages = [];
       let full = false;
-      let wrongType = false;
-      let unreadable = false;
       for (const file of files) {
-        if (!IMAGE_TYPES.includes(file.type)) {
-          wrongType = true;
-        } else if (picked.length >= MAX_IMAGES) {
+        if (picked.length >= MAX_IMAGES) {
           full = true;
-        } else {
-          let ready = file;
-          if (file.size > maxImageBytes) {
-            try {
-              ready = await shrunk(file, maxImageBytes);
-            } catch {
-              unreadable = true;
-              continue;
-            }
-          }
-          picked.push({ file: ready, url: URL.createObjectURL(ready) });
-          renderPreviews();
+          continue;
         }
+        const found = await inspect(file);
+        if (found.problem === "type") {
+          messages.push(`${quoted(file.name, "은/는")} JPEG나 PNG 이미지가 아니에요. 올리지 않을게요.`);
+          continue;
+        }
+        if (found.problem === "decode") {
+          messages.push(`${quoted(file.name, "은/는")} 이미지로 읽을 수 없어요. 파일이 깨졌을 수 있어요.`);
+          continue;
+        }
+        let ready = labelled(file, found.type);
+        let name = file.name;
+        if (ready.size > maxImageBytes) {
+          try {
+            ready = await shrunk(ready, maxImageBytes);
+            name = ready.name;
+          } catch {
+            messages.push(`${quoted(file.name, "을/를")} 올릴 수 있는 크기로 줄이지 못했어요. 다른 이미지를 골라 주세요.`);
+            continue;
+          }
+        }
+        picked.push({ file: ready, name, url: URL.createObjectURL(ready) });
+        renderPreviews();
       }
-      showError(imageError, full ? "이미지를 추가할 수 없습니다."
-        : wrongType ? "JPEG나 PNG 이미지만 올릴 수 있어요."
-        : unreadable ? "이미지를 읽을 수 없어요. 다른 이미지를 골라 주세요." : "");
+      if (full) messages.push("이미지를 추가할 수 없습니다.");
+      showError(imageError, messages.join("\n"));
       picking = false;
       refresh();
     }
@@ -608,6 +693,11 @@
     async function load() {
       try {
         vendor = await myVendor();
+        if (!vendor && editing === null) {
+          // Registering is for vendors: become one first, and come back here afterwards.
+          location.replace("/market/vendor?next=" + encodeURIComponent(location.pathname));
+          return;
+        }
         if (!vendor) {
           const link = document.createElement("a");
           link.href = "/market/vendor";
@@ -686,6 +776,8 @@
     const dialog = $("rotate-dialog");
     let vendor = null;
     let revealed = false;
+    // Where to go once the vendor exists (the server passes only a path on this site).
+    const returnTo = $("vendor-page").dataset.next || "";
 
     // The secret is hidden until asked for: it is a password to the vendor's products.
     function showSecret() {
@@ -728,9 +820,17 @@
       } catch (failure) {
         throw new Error(failureText("판매자로 등록하지 못했어요.", failure));
       }
+      const done = `“${created.name}” 판매자로 등록했어요. 이제 상품을 올릴 수 있어요.`;
+      if (returnTo) {
+        // Back to where registering began (the product form), with the news. The detour leaves no trace in the
+        // history: "back" from the form goes where the visitor was before it.
+        flashNext(done);
+        location.replace(returnTo);
+        return;
+      }
       setBusy(form, false);
       showVendor(created);
-      status.textContent = `“${created.name}” 판매자로 등록했어요. 이제 상품을 올릴 수 있어요.`;
+      notify(done, "success", status);
     });
 
     toggle.addEventListener("click", () => {
@@ -750,7 +850,7 @@
       }
       revealed = true;
       showSecret();
-      status.textContent = "새 암호로 바꿨어요. 예전 암호는 이제 쓸 수 없어요.";
+      notify("새 암호로 바꿨어요. 예전 암호는 이제 쓸 수 없어요.", "success", status);
     });
 
     load();

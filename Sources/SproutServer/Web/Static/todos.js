@@ -3,11 +3,24 @@
 
 (() => {
   const API = "/api/v2";
+  // particle("“장보기”", "을/를") → "“장보기”를"; notify(): confirmations in the page's toast, fading by themselves.
+  const { particle, notify } = window.Sprout;
+  // A title quoted in a message, cut to 30 characters (a 255-character title would fill the screen), with the
+  // particle its whole text takes: quoted("장보기 목록", "을/를") → "“장보기 목록”을".
+  function quoted(title, pair) {
+    const whole = particle(`“${title}”`, pair);
+    const chars = [...title];
+    if (chars.length <= 30) return whole;
+    return `“${chars.slice(0, 30).join("")}…”${whole.slice(`“${title}”`.length)}`;
+  }
   const PER_PAGE = 10;
   // Favourites live in this browser only, as REST_TODO kept them on the phone: a list of todo ids.
   const FAVOURITES_KEY = "sprout.todos.favourites";
 
   const $ = (id) => document.getElementById(id);
+  // Signed-out visitors read the shared list only: the page has no form and its rows no controls that change it
+  // (the API still takes anonymous writes, as the apps' learning contract says; only the page is read-only).
+  const readOnly = $("todos-page").dataset.readOnly === "true";
   const list = $("todo-list");
   const count = $("todo-count");
   const loading = $("loading");
@@ -16,11 +29,11 @@
   const retry = $("retry");
   const sentinel = $("sentinel");
   const notice = $("notice");
-  const status = $("status");
   const createForm = $("create-form");
   const newTitle = $("new-title");
   const createError = $("create-error");
   const createSubmit = $("create-submit");
+  const newTitleCount = $("new-title-count");
   const searchForm = $("search-form");
   const searchQuery = $("search-query");
   const searchClear = $("search-clear");
@@ -132,6 +145,15 @@
     row.querySelector(".todo-done").setAttribute("aria-labelledby", titleId);
     for (const button of row.querySelectorAll("button")) button.setAttribute("aria-describedby", titleId);
     row.querySelector(".todo-star").setAttribute("aria-label", "즐겨찾기");
+    if (readOnly) {
+      // Nothing here changes the shared list; a mark shows whether the todo is done.
+      const mark = document.createElement("span");
+      mark.className = "todo-done-mark";
+      mark.setAttribute("role", "img");
+      row.querySelector(".todo-done").replaceWith(mark);
+      row.querySelector(".todo-edit").remove();
+      row.querySelector(".todo-delete").remove();
+    }
     fillRow(row, todo);
     return row;
   }
@@ -140,7 +162,13 @@
     row.querySelector(".todo-title").textContent = todo.title;
     row.classList.toggle("is-done", todo.is_done);
     row.dataset.done = String(todo.is_done);
-    row.querySelector(".todo-done").checked = todo.is_done;
+    const checkbox = row.querySelector(".todo-done");
+    if (checkbox) checkbox.checked = todo.is_done;
+    const mark = row.querySelector(".todo-done-mark");
+    if (mark) {
+      mark.textContent = todo.is_done ? "✓" : "";
+      mark.setAttribute("aria-label", todo.is_done ? "완료" : "미완료");
+    }
     const date = row.querySelector(".todo-date");
     date.textContent = formatDate(todo.created_at);
     date.dateTime = todo.created_at;
@@ -161,7 +189,7 @@
     const neighbour = row.nextElementSibling || row.previousElementSibling;
     row.remove();
     if (state.total !== null) state.total = Math.max(0, state.total - 1);
-    if (hadFocus) (neighbour ? neighbour.querySelector(".todo-done") : newTitle).focus();
+    if (hadFocus) (neighbour ? neighbour.querySelector(".todo-done, .todo-star") : newTitle || searchQuery).focus();
     updateFooter();
     loadIfNearBottom();
   }
@@ -255,6 +283,7 @@
     if (state.query) return `“${state.query}”에 맞는 할 일이 없어요.`;
     if (state.favouritesOnly) return "즐겨찾기한 할 일이 없어요. ☆를 눌러 모아 보세요.";
     if (state.hideDone) return "남은 할 일이 없어요. 모두 끝냈어요!";
+    if (readOnly) return "아직 할 일이 없어요. 로그인하면 나만의 목록에 할 일을 추가할 수 있어요.";
     return "아직 할 일이 없어요. 위에서 첫 할 일을 추가해 보세요.";
   }
 
@@ -276,12 +305,7 @@
 
   // ---- Messages -----------------------------------------------------------------------------------
 
-  let statusTimer = 0;
-  function say(text) {
-    status.textContent = text;
-    clearTimeout(statusTimer);
-    statusTimer = setTimeout(() => { status.textContent = ""; }, 5000);
-  }
+  const say = (text) => notify(text);
 
   function showError(message) {
     notice.textContent = message;
@@ -299,12 +323,47 @@
     newTitle.setAttribute("aria-invalid", String(Boolean(message)));
   }
 
+  // ---- Title rules, as the server checks them (TodoInput.swift) ------------------------------------
+
+  const TITLE_MIN = 6;
+  const TITLE_MAX = 255;
+  // The server trims Unicode white space (the White_Space property, which is not quite JavaScript's \s) and
+  // counts what is left in code points, as PHP's mb_strlen did.
+  const trimmed = (text) => text.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "");
+  const titleLength = (text) => [...trimmed(text)].length;
+
+  // The message for a title as typed, or "" when it may be sent (an empty field says nothing: it just cannot be sent).
+  function titleProblem(text) {
+    const length = titleLength(text);
+    if (length === 0) return "";
+    if (length < TITLE_MIN) return `제목은 ${TITLE_MIN}자 이상이어야 해요. (지금 ${length}자)`;
+    if (length > TITLE_MAX) return `제목은 ${TITLE_MAX}자를 넘을 수 없어요. (지금 ${length}자)`;
+    return "";
+  }
+  const titleValid = (text) => { const length = titleLength(text); return length >= TITLE_MIN && length <= TITLE_MAX; };
+
+  // Shows the rule's state under `input`: the counter, the message, and whether `submit` may be pressed.
+  function checkTitle(input, submit, errorElement, counter, busy = false) {
+    const length = titleLength(input.value);
+    const problem = titleProblem(input.value);
+    counter.textContent = `${length}/${TITLE_MAX}`;
+    counter.classList.toggle("is-over", length > TITLE_MAX);
+    errorElement.textContent = problem;
+    errorElement.hidden = !problem;
+    input.setAttribute("aria-invalid", String(Boolean(problem)));
+    submit.disabled = busy || !titleValid(input.value);
+  }
+
   // ---- Actions ------------------------------------------------------------------------------------
+
+  let creating = false;
+  const checkNewTitle = () => checkTitle(newTitle, createSubmit, createError, newTitleCount, creating);
 
   async function create(event) {
     event.preventDefault();
-    if (createSubmit.disabled) return;
+    if (creating || !titleValid(newTitle.value)) return;
     hideError();
+    creating = true;
     createSubmit.disabled = true;
     try {
       const body = await api("/todos-json", { method: "POST", body: JSON.stringify({ title: newTitle.value, is_done: false }) });
@@ -318,13 +377,17 @@
         if (state.total !== null) state.total += 1;
         updateFooter();
       }
-      say(`“${todo.title}”을(를) 추가했어요.`);
+      say(`${quoted(todo.title, "을/를")} 추가했어요.`);
     } catch (error) {
       showCreateError(error.message);
-    } finally {
-      createSubmit.disabled = false;
+      creating = false;
+      createSubmit.disabled = !titleValid(newTitle.value);
       newTitle.focus();
+      return;
     }
+    creating = false;
+    checkNewTitle();
+    newTitle.focus();
   }
 
   async function toggleDone(row, checkbox) {
@@ -367,8 +430,15 @@
     label.htmlFor = input.id;
     label.textContent = "할 일 제목";
     fieldError.id = `todo-edit-error-${row.dataset.id}`;
-    input.setAttribute("aria-describedby", fieldError.id);
+    const counter = form.querySelector(".title-counter");
+    counter.id = `todo-edit-count-${row.dataset.id}`;
+    input.setAttribute("aria-describedby", `${fieldError.id} ${counter.id}`);
     input.value = rowTitle(row);
+    const saveButton = form.querySelector("button[type=submit]");
+    let saving = false;
+    const check = () => checkTitle(input, saveButton, fieldError, counter, saving);
+    input.addEventListener("input", check);
+    check();
     row.classList.add("is-editing");
     row.append(form);
     input.focus();
@@ -385,8 +455,8 @@
     });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const saveButton = form.querySelector("button[type=submit]");
-      if (saveButton.disabled) return;
+      if (saving || !titleValid(input.value)) return;
+      saving = true;
       saveButton.disabled = true;
       try {
         const body = await api(`/todos/${row.dataset.id}`, { method: "PUT", body: JSON.stringify({ title: input.value }) });
@@ -399,7 +469,8 @@
         input.setAttribute("aria-invalid", "true");
         input.focus();
       } finally {
-        saveButton.disabled = false;
+        saving = false;
+        saveButton.disabled = !titleValid(input.value);
       }
     });
   }
@@ -426,7 +497,7 @@
       const body = await api(`/todos/${row.dataset.id}`, { method: "DELETE" });
       setFavourite(body.data.id, false);
       removeRow(row);
-      say(`“${body.data.title}”을(를) 삭제했어요.`);
+      say(`${quoted(body.data.title, "을/를")} 삭제했어요.`);
     } catch (error) {
       showError(error.message);
       row.querySelector(".todo-delete").focus();
@@ -435,7 +506,11 @@
 
   // ---- Wiring -------------------------------------------------------------------------------------
 
-  createForm.addEventListener("submit", create);
+  if (createForm) {
+    createForm.addEventListener("submit", create);
+    newTitle.addEventListener("input", checkNewTitle);
+    checkNewTitle();
+  }
 
   searchForm.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -474,7 +549,7 @@
   });
 
   list.addEventListener("change", (event) => {
-    if (event.target.matches(".todo-done")) toggleDone(event.target.closest("li.todo"), event.target);
+    if (!readOnly && event.target.matches(".todo-done")) toggleDone(event.target.closest("li.todo"), event.target);
   });
 
   list.addEventListener("click", (event) => {
@@ -482,11 +557,12 @@
     const row = button && button.closest("li.todo");
     if (!row) return;
     if (button.matches(".todo-star")) toggleStar(row);
+    else if (readOnly) return;
     else if (button.matches(".todo-edit")) startEdit(row);
     else if (button.matches(".todo-delete")) askDelete(row);
   });
 
-  dialog.addEventListener("close", dialogClosed);
+  if (dialog) dialog.addEventListener("close", dialogClosed);
 
   retry.addEventListener("click", () => {
     state.failed = false;
