@@ -314,9 +314,11 @@ def test_someone_elses_post_has_no_edit_or_delete_and_the_server_message_is_show
     assert text_of(browser, "form-error") == "게시글을 수정하지 못했습니다. 게시글을 찾을 수 없어요. 삭제되었을 수 있어요."
     assert submit_enabled(browser, "board-submit")
 
+    # Opened again, the post that is gone gets the site's not-found panel (Sprout.notFound), as a malformed id does.
     browser.get(server.url(f"/board/2/posts/{mine['postId']}"))
-    wait(browser, lambda d: is_shown(d, "notice"))
-    assert text_of(browser, "notice") == "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요."
+    wait(browser, lambda d: is_shown(d, "error-page"))
+    assert text_of(browser, "error-explanation") == "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요."
+    assert browser.title == "페이지를 찾을 수 없어요 · Sprout"
 
 
 # ---- Badges ------------------------------------------------------------------------------------------
@@ -687,9 +689,11 @@ def test_a_reply_to_a_post_that_is_gone_says_so(browser, server):
     assert status == 204
     signed_in_on_board(browser, server, "latecomer")
     browser.get(server.url(f"/board/2/write?reply={post['postId']}"))
-    settle_form(browser)
-    assert text_of(browser, "form-error") == "답글을 달 게시글을 찾을 수 없습니다. 삭제되었을 수 있어요."
-    assert not submit_enabled(browser, "board-submit")
+    # The site's not-found panel (Sprout.notFound) takes the form's place: there is nothing to send.
+    wait(browser, lambda d: is_shown(d, "error-page"))
+    assert text_of(browser, "error-explanation") == "답글을 달 게시글을 찾을 수 없습니다. 삭제되었을 수 있어요."
+    assert browser.title == "페이지를 찾을 수 없어요 · Sprout"
+    assert not browser.find_elements(By.ID, "board-submit")
 
 
 # ---- Kept per account --------------------------------------------------------------------------------

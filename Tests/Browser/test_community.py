@@ -237,9 +237,11 @@ def test_server_errors_are_shown(browser, server):
     assert text_of(browser, "comment-error") == "댓글을 등록하지 못했어요. 글을 찾을 수 없어요. 삭제되었을 수 있어요."
     assert comment_rows(browser) == []
 
+    # Opened again, the post that is gone gets the site's not-found panel (Sprout.notFound), as a malformed id does.
     browser.get(server.url(f"/community/posts/{post['id']}"))
-    wait(browser, lambda d: is_shown(d, "notice"))
-    assert text_of(browser, "notice") == "게시물을 찾을 수 없어요. 삭제되었을 수 있어요."
+    wait(browser, lambda d: is_shown(d, "error-page"))
+    assert text_of(browser, "error-explanation") == "게시물을 찾을 수 없어요. 삭제되었을 수 있어요."
+    assert browser.title == "페이지를 찾을 수 없어요 · Sprout"
 
 
 def test_a_session_ended_elsewhere_sends_the_feed_to_log_in(browser, server):

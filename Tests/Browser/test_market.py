@@ -856,9 +856,11 @@ def test_edit_and_delete_are_only_for_the_products_own_vendor(browser, server):
 
 
 def test_an_unknown_product_says_so(browser, server):
+    # The site's not-found panel (Sprout.notFound), as a malformed id gets from the server.
     browser.get(server.url("/market/products/999"))
-    wait(browser, lambda d: is_shown(d, "notice"))
-    assert text_of(browser, "notice") == "상품을 찾을 수 없어요. 삭제되었을 수 있어요."
+    wait(browser, lambda d: is_shown(d, "error-page"))
+    assert text_of(browser, "error-explanation") == "상품을 찾을 수 없어요. 삭제되었을 수 있어요."
+    assert browser.title == "페이지를 찾을 수 없어요 · Sprout"
     assert not is_shown(browser, "product")
 
 

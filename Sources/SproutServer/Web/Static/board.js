@@ -7,7 +7,7 @@
 "use strict";
 
 (() => {
-  const { api, flashNext, setBusy, showError, onSubmit, endlessList, me } = window.Sprout;
+  const { api, flashNext, setBusy, showError, onSubmit, endlessList, notFound, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 30;
   // Kept per account, under keys ending in "@{account id}" that signing out removes (site.js's accountKey). Every
@@ -24,6 +24,10 @@
 
   const logInAgain = () => location.assign("/account/login?next=" + encodeURIComponent(location.pathname + location.search));
   const postPath = (boardID, postID) => `/board/${boardID}/posts/${postID}`;
+  // What the not-found panel (site.js) says when the address names a post or a board the API does not have.
+  const POST_GONE = "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요.";
+  const PARENT_GONE = "답글을 달 게시글을 찾을 수 없습니다. 삭제되었을 수 있어요.";
+  const BOARD_GONE = "게시판을 찾을 수 없습니다.";
 
   // ---- Storage (a browser without it only forgets) ------------------------------------------------------
 
@@ -362,6 +366,7 @@
     const boardID = Number(page.dataset.boardId);
     const postID = Number(page.dataset.postId);
     const notice = $("notice");
+    const loading = $("loading");
     const dialog = $("delete-dialog");
 
     // `writable`: whether this account may write in the post's board, so may reply to it.
@@ -399,10 +404,11 @@
         showPost(post, Boolean(board && board.capability && board.capability.writable));
       } catch (failure) {
         if (failure.status === 401) return logInAgain();
-        showError(notice, failure.status === 404 ? "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요."
-          : `게시글을 불러오지 못했습니다. ${failure.message}`);
+        // A well-formed id the API does not have: the site's not-found panel, as the server draws it for a bad one.
+        if (failure.status === 404) return notFound(POST_GONE);
+        showError(notice, `게시글을 불러오지 못했습니다. ${failure.message}`);
       } finally {
-        $("loading").hidden = true;
+        loading.hidden = true;
       }
     }
 
@@ -440,37 +446,39 @@
       contents.disabled = true;
     }
 
-    // The board (its name; whether this account may write in it) and, when editing, the post.
+    // The board (its name; whether this account may write in it) and, when editing or replying, the post.
     async function load() {
       setBusy(form, true);
       try {
         const boards = (await api("GET", API)).value;
         const board = boards.find((b) => b.boardId === boardID);
-        if (!board) return refuse("게시판을 찾을 수 없습니다.");
+        if (!board) return notFound(BOARD_GONE);
         $("form-board-name").textContent = board.displayName;
+        // The post edited or replied to (reading it counts a view, as opening it does) is read before the board's
+        // refusal: an address naming a post that is not there gets the not-found panel, in any board.
+        const named = editing !== null ? editing : replyTo;
+        const post = named !== null ? await api("GET", `${API}/${boardID}/posts/${named}`) : null;
         if (!(board.capability && board.capability.writable)) return refuse("이 게시판에는 글을 쓸 수 없습니다.");
         if (editing !== null) {
-          const post = await api("GET", `${API}/${boardID}/posts/${editing}`);
           if (!post.isOwner) return refuse("내 글만 수정할 수 있습니다.");
           title.value = post.title;
           contents.value = post.contents;
         }
         if (replyTo !== null) {
-          // The post replied to (reading it counts a view, as opening it does): its title, after "Re: ", is the
-          // reply's, as mail does it — once, however deep the thread.
-          const parent = await api("GET", `${API}/${boardID}/posts/${replyTo}`);
-          $("reply-to-link").textContent = parent.title;
+          // The post replied to: its title, after "Re: ", is the reply's, as mail does it — once, however deep the
+          // thread.
+          $("reply-to-link").textContent = post.title;
           $("reply-to").hidden = false;
-          const replyTitle = /^re:\s/i.test(parent.title) ? parent.title : `Re: ${parent.title}`;
+          const replyTitle = /^re:\s/i.test(post.title) ? post.title : `Re: ${post.title}`;
           title.value = [...replyTitle].slice(0, 200).join("");
         }
         setBusy(form, false);
         (replyTo !== null ? contents : title).focus();
       } catch (failure) {
         if (failure.status === 401) return logInAgain();
-        refuse(failure.status === 404
-          ? (replyTo !== null ? "답글을 달 게시글을 찾을 수 없습니다. 삭제되었을 수 있어요." : "게시글을 찾을 수 없습니다. 삭제되었을 수 있어요.")
-          : `불러오지 못했습니다. ${failure.message}`);
+        // The post edited or replied to is not there (or not in this board): the site's not-found panel.
+        if (failure.status === 404) return notFound(replyTo !== null ? PARENT_GONE : POST_GONE);
+        refuse(`불러오지 못했습니다. ${failure.message}`);
       }
     }
 

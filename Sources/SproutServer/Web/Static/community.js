@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const { api, formatDate, flashNext, refreshForm, setBusy, showError, onSubmit, endlessList, me } = window.Sprout;
+  const { api, formatDate, flashNext, refreshForm, setBusy, showError, onSubmit, endlessList, notFound, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 20;
   // The server's limits (CommunityInput.swift), in characters as Swift counts them: grapheme clusters.
@@ -17,6 +17,9 @@
   // A list call refused for want of a session means the session ended (logged out elsewhere, expired):
   // as the app returned to its start page, the web app asks to log in again.
   const sessionEnded = (failure) => failure.status === 401 || failure.status === 403;
+
+  // What the not-found panel says on a post's page or its edit form when the API has no such post.
+  const POST_GONE = "게시물을 찾을 수 없어요. 삭제되었을 수 있어요.";
 
   const isMine = (entity) => me !== null && entity && entity.user && entity.user.id === me.id;
 
@@ -267,8 +270,9 @@
         commentsSection.hidden = false;
       } catch (failure) {
         if (failure.status === 403 || failure.status === 401) return logInAgain();
-        const what = failure.status === 404 ? "게시물을 찾을 수 없어요. 삭제되었을 수 있어요." : `게시물을 불러오지 못했어요. ${failure.message}`;
-        showError(notice, what);
+        // A well-formed id the API does not have: the site's not-found panel, as the server draws it for a bad one.
+        if (failure.status === 404) return notFound(POST_GONE);
+        showError(notice, `게시물을 불러오지 못했어요. ${failure.message}`);
       } finally {
         loading.hidden = true;
       }
@@ -386,7 +390,8 @@
         checkLength();
       } catch (failure) {
         if (sessionEnded(failure)) return logInAgain();
-        showError(error, failure.status === 404 ? "게시물을 찾을 수 없어요. 삭제되었을 수 있어요." : `게시물을 불러오지 못했어요. ${failure.message}`);
+        if (failure.status === 404) return notFound(POST_GONE);
+        showError(error, `게시물을 불러오지 못했어요. ${failure.message}`);
         text.disabled = true;
       }
     }

@@ -12,7 +12,7 @@
 
 (() => {
   // notify(): messages in the page's toast; confirmations fade, errors stay.
-  const { api, flashNext, notify, particle, showError, endlessList, me } = window.Sprout;
+  const { api, flashNext, notify, particle, showError, endlessList, notFound, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const API = "/api/diary/entries";
   const PAGE_SIZE = 20;
@@ -804,6 +804,9 @@
           showRestore(`저장되지 않았던 글(${keptAt(draft)})을 이 브라우저에서 되살렸어요.`, false);
           return;
         }
+        // Neither the server nor this browser has anything under this id: the site's not-found panel, as the server
+        // draws it for a malformed one.
+        if (!draft && failure.status === 404) return notFound("일기를 찾을 수 없어요. 삭제되었을 수 있어요.");
         showError(notice, failure.status === 404 ? "일기를 찾을 수 없어요. 삭제되었을 수 있어요."
           : `일기를 불러오지 못했어요. ${failure.message}`);
         if (draft && failure.status === 404) {

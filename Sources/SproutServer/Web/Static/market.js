@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const { api, flashNext, setBusy, showError, onSubmit, endlessList, me } = window.Sprout;
+  const { api, flashNext, setBusy, showError, onSubmit, endlessList, notFound, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const PAGE_SIZE = 20;
   const MAX_IMAGES = 5;
@@ -30,6 +30,9 @@
   }
   // `“word”` and its particle, for messages that quote a name.
   const quoted = (word, pair) => `“${word}”${particle(word, pair)}`;
+
+  // What the not-found panel (site.js) says on a product's page or its edit form when the API has no such product.
+  const PRODUCT_GONE = "상품을 찾을 수 없어요. 삭제되었을 수 있어요.";
 
   const logInAgain = () => location.assign("/account/login?next=" + encodeURIComponent(location.pathname + location.search));
 
@@ -276,8 +279,9 @@
         vendor = mine;
         showProduct(product);
       } catch (failure) {
-        showError(notice, failure.status === 404 ? "상품을 찾을 수 없어요. 삭제되었을 수 있어요."
-          : failureText("상품을 불러오는데 실패하였습니다.", failure));
+        // A well-formed id the API does not have: the site's not-found panel, as the server draws it for a bad one.
+        if (failure.status === 404) return notFound(PRODUCT_GONE);
+        showError(notice, failureText("상품을 불러오는데 실패하였습니다.", failure));
       } finally {
         loading.hidden = true;
       }
@@ -290,7 +294,8 @@
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
       if (event.target.closest("input, textarea, select, dialog") || document.querySelector("dialog[open]")) return;
-      if ($("product").hidden) return;
+      const shown = $("product");
+      if (!shown || shown.hidden) return; // not yet loaded, or the not-found panel took its place
       event.preventDefault();
       showSlide(index + (event.key === "ArrowLeft" ? -1 : 1));
     });
@@ -692,7 +697,10 @@
 
     async function load() {
       try {
-        vendor = await myVendor();
+        // Editing reads the product beside the vendor: an address naming a product that is not there gets the
+        // not-found panel, whoever asks.
+        let product;
+        [vendor, product] = await Promise.all([myVendor(), editing !== null ? api("GET", `/api/products/${editing}`) : null]);
         if (!vendor && editing === null) {
           // Registering is for vendors: become one first, and come back here afterwards.
           location.replace("/market/vendor?next=" + encodeURIComponent(location.pathname));
@@ -707,7 +715,7 @@
           return;
         }
         if (editing !== null) {
-          original = await api("GET", `/api/products/${editing}`);
+          original = product;
           if (original.vendor_id !== vendor.id) {
             disableForm("내 상품만 고칠 수 있어요.");
             return;
@@ -717,8 +725,8 @@
         busy = false;
       } catch (failure) {
         if (failure.status === 401) return logInAgain();
-        disableForm(failure.status === 404 ? "상품을 찾을 수 없어요. 삭제되었을 수 있어요."
-          : failureText("상품을 불러오는데 실패하였습니다.", failure));
+        if (failure.status === 404) return notFound(PRODUCT_GONE);
+        disableForm(failureText("상품을 불러오는데 실패하였습니다.", failure));
       } finally {
         form.setAttribute("aria-busy", String(busy));
         refresh();
