@@ -79,7 +79,8 @@ struct Serve: AsyncParsableCommand {
     /// The address to click, and what to do first on an empty database; on standard output, where a person looks.
     private static func greet(_ configuration: SproutConfiguration, port: Int, database: SproutDatabase) async {
         var lines = ["Sprout is running: open \(ListeningAddress.browserURL(hostname: configuration.hostname, port: port)) in a browser (Ctrl-C stops it)."]
-        if configuration.publicURL != "http://\(configuration.hostname):\(configuration.port)" {
+        // Only a PUBLIC_URL of the operator's own: the default is derived from host and port.
+        if configuration.publicURL != SproutConfiguration(hostname: configuration.hostname, port: configuration.port).publicURL {
             lines.append("Its public address (PUBLIC_URL) is \(configuration.publicURL)")
         }
         if (try? await FirstRun.databaseIsEmpty(database)) == true {

@@ -120,14 +120,14 @@ struct DiaryWriteBody: Decodable {
             throw DiaryError.badRequest("weather.icon must be an OpenWeather icon code such as 02n.")
         }
         var description: String?
-        if try !Self.isAbsent(container, .description) {
+        if !Self.isAbsent(container, .description) {
             guard let text = try? container.decode(String.self, forKey: .description), text.count <= 200, !text.contains("\u{0}") else {
                 throw DiaryError.badRequest("weather.description, when given, must be text of at most 200 characters.")
             }
             description = text
         }
         var tempC: Double?
-        if try !Self.isAbsent(container, .tempC) {
+        if !Self.isAbsent(container, .tempC) {
             guard let degrees = try? container.decode(Double.self, forKey: .tempC), (-150...150).contains(degrees) else {
                 throw DiaryError.badRequest("weather.tempC, when given, must be a number from -150 to 150.")
             }
@@ -136,13 +136,13 @@ struct DiaryWriteBody: Decodable {
         return DiaryWeather(main: main, description: description, icon: icon, tempC: tempC)
     }
 
-    /// A key left out or sent as `null`: an optional extra the writer does not have.
-    private static func isAbsent(_ container: KeyedDecodingContainer<WeatherKey>, _ key: WeatherKey) throws -> Bool {
-        try !container.contains(key) || container.decodeNil(forKey: key)
+    /// A key left out or sent as `null`: a field the writer does not give.
+    private static func isAbsent<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) -> Bool {
+        !container.contains(key) || ((try? container.decodeNil(forKey: key)) ?? false)
     }
 
     private static func text(_ container: KeyedDecodingContainer<Key>, _ key: Key, required: Bool, maximum: Int) throws -> String? {
-        guard container.contains(key), !((try? container.decodeNil(forKey: key)) ?? false) else {
+        guard !isAbsent(container, key) else {
             if required { throw DiaryError.badRequest("\(key.stringValue) is required.") }
             return nil
         }
@@ -154,7 +154,7 @@ struct DiaryWriteBody: Decodable {
     }
 
     private static func timestamp(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Int? {
-        guard container.contains(key), !((try? container.decodeNil(forKey: key)) ?? false) else { return nil }
+        guard !isAbsent(container, key) else { return nil }
         guard let text = try? container.decode(String.self, forKey: key), let milliseconds = DiaryInput.timestamp(text) else {
             throw DiaryError.badRequest("\(key.stringValue) must be a UTC timestamp such as 2026-11-23T11:02:03.456Z.")
         }
