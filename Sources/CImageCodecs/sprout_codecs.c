@@ -50,10 +50,20 @@ static struct jpeg_error_mgr *sprout_error_manager(sprout_error *err, char *mess
     return &err->pub;
 }
 
-// A progressive file may hold any number of scans, each costing a pass over the image: cap them.
+// A progressive file may hold any number of scans, each costing a pass over the image: cap them, and cap the
+// work they add up to (pixels × scans), so a large progressive image cannot use its allowance of scans either.
 static void sprout_progress_monitor(j_common_ptr cinfo) {
-    if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > SPROUT_JPEG_MAX_SCANS) {
+    if (!cinfo->is_decompressor) {
+        return;
+    }
+    j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+    long long scans = decompress->input_scan_number;
+    if (scans > SPROUT_JPEG_MAX_SCANS) {
         sprout_fail(cinfo, "too many progressive scans");
+    }
+    long long pixels = (long long)decompress->image_width * (long long)decompress->image_height;
+    if (decompress->progressive_mode && scans * pixels > SPROUT_JPEG_MAX_SCAN_PIXELS) {
+        sprout_fail(cinfo, "progressive scans too costly to decode");
     }
 }
 
@@ -86,6 +96,7 @@ int sprout_jpeg_read_header(const unsigned char *data, size_t size, sprout_jpeg_
     header->width = (int)cinfo.image_width;
     header->height = (int)cinfo.image_height;
     header->color_space = (int)cinfo.jpeg_color_space;
+    header->progressive = cinfo.progressive_mode ? 1 : 0;
     header->output_components = sprout_output_components(cinfo.jpeg_color_space);
     header->exif_length = 0;
     for (jpeg_saved_marker_ptr marker = cinfo.marker_list; marker != NULL; marker = marker->next) {

@@ -5,12 +5,30 @@ public struct ImageLimits: Sendable, Equatable {
     public var maximumPixels: Int
     /// Thumbnails are scaled down so that their longer side is at most this many pixels (never scaled up).
     public var thumbnailLongestSide: Int
+    /// Progressive JPEGs are refused above this many pixels: their decoding holds every coefficient of the
+    /// image and passes over all of them once a scan, whatever the file's size (a 200 KB file of 40
+    /// megapixels and 500 scans took 6-7 s). Phones write sequential JPEGs; progressive ones come from the web.
+    public var maximumProgressivePixels: Int
+    /// A PNG may declare at most this many pixels per byte of its file. PNG decoding cannot be scaled down, so
+    /// its work follows the pixels, and deflate shrinks a flat image about a thousand times (a 6324×6324 PNG of
+    /// zeros is a few hundred KB and took 5 s and 160 MB to decode). Photos and screenshots stay far below 32
+    /// pixels a byte; flat artwork near it is still accepted up to the first megapixel.
+    public var maximumPNGPixelsPerByte: Int
 
-    /// The limits, by default 40 megapixels and 300-pixel thumbnails.
-    public init(maximumPixels: Int = 40_000_000, thumbnailLongestSide: Int = 300) {
+    /// The limits, by default 40 megapixels (12 for progressive JPEGs), 32 PNG pixels a byte beyond the first
+    /// megapixel, and 300-pixel thumbnails.
+    public init(
+        maximumPixels: Int = 40_000_000, thumbnailLongestSide: Int = 300, maximumProgressivePixels: Int = 12_000_000,
+        maximumPNGPixelsPerByte: Int = 32
+    ) {
         self.maximumPixels = maximumPixels
         self.thumbnailLongestSide = thumbnailLongestSide
+        self.maximumProgressivePixels = maximumProgressivePixels
+        self.maximumPNGPixelsPerByte = maximumPNGPixelsPerByte
     }
+
+    /// PNGs of up to this many pixels are accepted at any compression ratio (cheap to decode whatever they hold).
+    static let pngPixelsAtAnyRatio = 1_000_000
 }
 
 /// Why an upload is not accepted as an image.
@@ -22,12 +40,16 @@ public enum ImageRejection: Error, Equatable, Sendable, CustomStringConvertible 
     case unreadable(String)
     /// The header declares more pixels than `ImageLimits.maximumPixels` (sizes as displayed).
     case tooManyPixels(width: Int, height: Int)
+    /// Decoding would cost far more than the file's size suggests (a decompression bomb), judged from the header
+    /// before any decoding, or while decoding a progressive JPEG's scans. `reason` completes "… pixels, …".
+    case tooCostly(width: Int, height: Int, reason: String)
 
     public var description: String {
         switch self {
         case .notAnImage: "not a JPEG or PNG image"
         case .unreadable(let reason): "unreadable image: \(reason)"
         case .tooManyPixels(let width, let height): "image too large: \(width)×\(height) pixels"
+        case .tooCostly(let width, let height, let reason): "image too costly to decode: \(width)×\(height) pixels, \(reason)"
         }
     }
 }
@@ -129,6 +151,12 @@ public enum ImageProcessor {
         let header = try JPEGCodec.readHeader(bytes)
         let displayed = header.orientation.displayedSize(width: header.width, height: header.height)
         try check(displayed.width, displayed.height, limits)
+        if header.isProgressive && header.width * header.height > limits.maximumProgressivePixels {
+            throw .tooCostly(
+                width: displayed.width, height: displayed.height,
+                reason: "more than \(limits.maximumProgressivePixels / 1_000_000) megapixels for a progressive JPEG"
+            )
+        }
         let thumbnail = thumbnailSize(displayed.width, displayed.height, longestSide: limits.thumbnailLongestSide)
         // The thumbnail's size before it is turned upright.
         let stored = header.orientation.swapsAxes ? (width: thumbnail.height, height: thumbnail.width) : thumbnail
@@ -148,6 +176,7 @@ public enum ImageProcessor {
         // The raw IHDR first, so that libpng never even reads the header of a declared giant.
         if let declared = PNGCodec.declaredSize(bytes) {
             try check(declared.width, declared.height, limits)
+            try checkCompression(declared.width, declared.height, fileBytes: bytes.count, limits)
         }
         let decoded = try PNGCodec.decode(bytes) { width, height throws(ImageRejection) in
             try check(width, height, limits)
@@ -157,6 +186,16 @@ public enum ImageProcessor {
         return ProcessedImage(format: .png, width: decoded.width, height: decoded.height,
                               thumbnail: try PNGCodec.encode(small),
                               thumbnailWidth: small.width, thumbnailHeight: small.height)
+    }
+
+    /// A PNG's pixels against its file size (`ImageLimits.maximumPNGPixelsPerByte`).
+    private static func checkCompression(_ width: Int, _ height: Int, fileBytes: Int, _ limits: ImageLimits) throws(ImageRejection) {
+        let pixels = width * height
+        guard pixels > ImageLimits.pngPixelsAtAnyRatio, pixels > fileBytes * limits.maximumPNGPixelsPerByte else { return }
+        throw .tooCostly(
+            width: width, height: height,
+            reason: "more than \(limits.maximumPNGPixelsPerByte) pixels a byte of a \(fileBytes)-byte PNG"
+        )
     }
 
     private static func check(_ width: Int, _ height: Int, _ limits: ImageLimits) throws(ImageRejection) {

@@ -9,6 +9,9 @@ enum JPEGCodec {
         /// 1 or 3 for what `decode` produces; nil when the colour space is not supported (CMYK, YCCK, other).
         var components: Int?
         var orientation: ExifOrientation
+        /// A progressive JPEG (SOF2): decoding keeps every coefficient of the image and passes over all of them
+        /// once a scan, so its cost is not bounded by the file's size.
+        var isProgressive = false
     }
 
     /// Reads the markers up to the first scan: size, colour space and EXIF orientation. Decodes no pixels.
@@ -27,7 +30,8 @@ enum JPEGCodec {
         if let failure { throw .unreadable("JPEG: \(failure)") }
         let components = Int(header.output_components)
         return Header(width: Int(header.width), height: Int(header.height),
-                      components: components == 0 ? nil : components, orientation: orientation)
+                      components: components == 0 ? nil : components, orientation: orientation,
+                      isProgressive: header.progressive != 0)
     }
 
     /// Decodes the whole image, scaled down by 1/`scaleDenominator` (1, 2, 4 or 8) in the DCT.
@@ -55,6 +59,9 @@ enum JPEGCodec {
             return pixels != nil
         }
         if sizeMismatch { throw .unreadable("JPEG: unexpected decoded size") }
+        if let failure, failure.hasPrefix("too many progressive scans") || failure.hasPrefix("progressive scans too costly") {
+            throw .tooCostly(width: header.width, height: header.height, reason: failure)
+        }
         guard let pixels else { throw .unreadable("JPEG: \(failure ?? "decoding failed")") }
         return Bitmap(width: width, height: height, channels: components, pixels: pixels)
     }

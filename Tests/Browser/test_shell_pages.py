@@ -115,8 +115,9 @@ DOUBLED = re.compile(r"\.\.|요\.\.|\?\.|!\.|\.\?|,\.|\s\.")
 
 
 def readable(text):
-    """Korean the visitor can read: no raw English (codes such as KRW, USD, JPEG, PNG and an example address aside)."""
-    leftover = re.sub(r"KRW|USD|JPEG|PNG|MB|KB|name@example\.com", "", text)
+    """Korean the visitor can read: no raw English (codes such as KRW, USD, JPEG, PNG, an example address, and the
+    visitor's own file name in "이미지(photo.heic)" aside)."""
+    leftover = re.sub(r"KRW|USD|JPEG|PNG|MB|KB|name@example\.com|이미지\([^)]*\)", "", text)
     return bool(re.search("[가-힣]", text)) and not re.search("[A-Za-z]", leftover) and not DOUBLED.search(text)
 
 
@@ -183,6 +184,14 @@ def test_every_services_refusal_is_shown_in_korean(browser, server):
          429, "이곳에서 가입이 너무 많았어요. 한 시간쯤 뒤에 다시 해 주세요."),
         ({"message": "Too many vendors were created from this address in the last hour; try again later.", "code": 429}, 429,
          "이곳에서 만든 판매자가 너무 많아요. 한 시간쯤 뒤에 다시 해 주세요."),
+        ({"message": "image 2 (photo.heic) is neither a JPEG nor a PNG.", "code": 400}, 400, "2번째 이미지(photo.heic)는 JPEG나 PNG가 아니에요."),
+        ({"message": "image 1 could not be decoded in full (truncated or corrupt).", "code": 400}, 400, "1번째 이미지는 손상되어 읽을 수 없어요."),
+        ({"message": "image 1 (big.jpg) is 9000×9000 pixels, larger than 40 megapixels.", "code": 400}, 400,
+         "1번째 이미지(big.jpg)는 너무 커요. 40백만 화소까지 올릴 수 있어요."),
+        ({"message": "image 1 (zeros.png) is 6324×6324 pixels, more than 32 pixels a byte of a 38951-byte PNG: too costly to decode.", "code": 400},
+         400, "1번째 이미지(zeros.png)는 풀어 보기에 너무 무거운 파일이에요. 다른 파일로 올려 주세요."),
+        ({"message": "Too many products with pictures were registered in the last hour; try again later.", "code": 429}, 429,
+         "한 시간 동안 올릴 수 있는 상품 수를 넘었어요. 잠시 뒤에 다시 해 주세요."),
         ({"message": "Something nobody mapped happened."}, 400, "입력한 내용을 확인해 주세요."),
         ({"message": "frobnicator is required."}, 400, "입력한 내용을 확인해 주세요."),
         (None, 500, "서버에서 오류가 났어요. 잠시 뒤에 다시 해 주세요."),

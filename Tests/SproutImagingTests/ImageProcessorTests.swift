@@ -408,6 +408,7 @@ struct FuzzTests {
                 case .notAnImage: outcomes["notAnImage", default: 0] += 1
                 case .unreadable: outcomes["unreadable", default: 0] += 1
                 case .tooManyPixels: outcomes["tooManyPixels", default: 0] += 1
+                case .tooCostly: outcomes["tooCostly", default: 0] += 1
                 }
             }
         }

@@ -22,8 +22,14 @@ extern "C" {
 /// Room for the largest possible APP1 payload (a marker segment is at most 65,533 bytes).
 #define SPROUT_JPEG_EXIF_CAPACITY 65536
 
-/// Progressive JPEGs with more scans than this are refused (each scan re-reads the whole image).
-#define SPROUT_JPEG_MAX_SCANS 500
+/// Progressive JPEGs with more scans than this are refused: each scan is a pass over every block of the image,
+/// however little data it carries (libjpeg's own progressive script writes 10; 500 empty scans over 40
+/// megapixels cost 6-7 s even at scale 1/8).
+#define SPROUT_JPEG_MAX_SCANS 100
+
+/// And a progressive JPEG may not cost more than this many pixel-scans (pixels × scans read so far): 30 scans of
+/// a 12-megapixel image. Baseline JPEGs have one scan per component and are not limited by this.
+#define SPROUT_JPEG_MAX_SCAN_PIXELS 360000000LL
 
 typedef struct sprout_jpeg_header {
     /// Stored size from the SOF marker (before any EXIF orientation).
@@ -33,6 +39,8 @@ typedef struct sprout_jpeg_header {
     int output_components;
     /// libjpeg's J_COLOR_SPACE of the file, for messages.
     int color_space;
+    /// 1 for a progressive JPEG (SOF2), 0 for a sequential one.
+    int progressive;
     /// Length of the first APP1 "Exif\0\0" payload copied into `exif` (the whole payload, prefix included); 0 if none.
     size_t exif_length;
 } sprout_jpeg_header;

@@ -27,6 +27,9 @@ public struct SproutConfiguration: Sendable {
     public var marketImageStorage: MarketImageStorageKind = .files
     /// `MARKET_MAX_IMAGE_BYTES`: the largest product image accepted (the camp's 300 KiB by default).
     public var marketMaxImageBytes = 307_200
+    /// `MARKET_UPLOADS_PER_HOUR`: products with pictures one vendor may register an hour (60), and twice that from
+    /// one client address; 0 turns both limits off.
+    public var marketUploadsPerHour = 60
     /// `BOARD_API_TOKEN`: a static Bearer token that reads every board (as the Mail Plug app's hard-coded one did);
     /// it writes nothing and owns nothing. Unset: only account tokens work.
     public var boardAPIToken: String?
@@ -70,7 +73,7 @@ public struct SproutConfiguration: Sendable {
     }
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
-    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`, `DIARY_KEPT_VERSIONS`,
+    /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `MARKET_UPLOADS_PER_HOUR`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`, `DIARY_KEPT_VERSIONS`,
     /// `SIGNUPS_PER_ADDRESS_PER_HOUR`, `EMAIL_VISIBILITY`,
     /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`;
     /// explicit arguments (from command-line flags) win over the environment.
@@ -159,6 +162,12 @@ public struct SproutConfiguration: Sendable {
                 throw ConfigurationError("MARKET_MAX_IMAGE_BYTES must be a number of bytes from 1024 to 20971520, got '\(raw)'")
             }
             configuration.marketMaxImageBytes = parsed
+        }
+        if let raw = value("MARKET_UPLOADS_PER_HOUR") {
+            guard let parsed = Int(raw), (0...100_000).contains(parsed) else {
+                throw ConfigurationError("MARKET_UPLOADS_PER_HOUR must be a number from 0 (no limit) to 100000, got '\(raw)'")
+            }
+            configuration.marketUploadsPerHour = parsed
         }
         configuration.boardAPIToken = value("BOARD_API_TOKEN")
         configuration.weather = try WeatherSettings.fromEnvironment(value)

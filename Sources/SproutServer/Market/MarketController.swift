@@ -5,7 +5,7 @@ import SproutWire
 
 /// The yagom open-market API, v2 and v3 on the same routes: `/healthChecker` and `/api/products…`. Reads are
 /// public; every change needs the vendor's `identifier` header (401 without a known one) and its secret (403).
-struct MarketController<Context: RequestContext> {
+struct MarketController<Context: ClientOriginRequestContext> {
     let products: MarketProducts
     let json: MarketJSON
     let maxBodySize: Int
@@ -53,7 +53,9 @@ struct MarketController<Context: RequestContext> {
 
     @Sendable func register(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request)
-        let product = try await products.register(vendor: vendor, body: request.body, contentType: request.headers[.contentType])
+        let product = try await products.register(
+            vendor: vendor, body: request.body, contentType: request.headers[.contentType], address: context.client.address
+        )
         return Response.json(json.product(product), status: .created)
     }
 

@@ -20,6 +20,10 @@ struct MarketImageRefusal: Error, Equatable {
 
     static let notAnImage = MarketImageRefusal(reason: "is neither a JPEG nor a PNG")
     static let unreadable = MarketImageRefusal(reason: "could not be decoded in full (truncated or corrupt)")
+    /// A decompression bomb: "is 6324×6324 pixels, more than 12 megapixels for a progressive JPEG".
+    static func tooCostly(width: Int, height: Int, reason: String) -> MarketImageRefusal {
+        MarketImageRefusal(reason: "is \(width)×\(height) pixels, \(reason): too costly to decode")
+    }
     static func tooManyPixels(width: Int, height: Int, maximumMegapixels: Int) -> MarketImageRefusal {
         MarketImageRefusal(reason: "is \(width)×\(height) pixels, larger than \(maximumMegapixels) megapixels")
     }

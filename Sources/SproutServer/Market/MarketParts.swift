@@ -13,7 +13,8 @@ struct MarketParts: Sendable {
         vendors = MarketVendors(repository: SQLVendorRepository(executor: executor))
         products = MarketProducts(
             repository: SQLMarketRepository(executor: executor), vendors: vendors.repository, storage: storage, images: images,
-            limits: MarketUploadLimits(maximumImageBytes: configuration.marketMaxImageBytes)
+            limits: MarketUploadLimits(maximumImageBytes: configuration.marketMaxImageBytes),
+            uploadRate: MarketUploadRate(ledger: RateLimitLedger(executor: executor), perHour: configuration.marketUploadsPerHour)
         )
         json = MarketJSON(publicURL: configuration.publicURL)
     }

@@ -11,6 +11,7 @@ struct MarketProducts: Sendable {
     let storage: any MarketImageStorage
     let images: any MarketImageProcessing
     let limits: MarketUploadLimits
+    let uploadRate: MarketUploadRate
 
     // MARK: - Register
 
@@ -19,7 +20,8 @@ struct MarketProducts: Sendable {
     /// before it are only held — at most `maximumImages` of at most `maximumImageBytes` each — until it has been.
     /// Each image is then checked, thumbnailed and stored before the next is read. Whatever fails, every file
     /// stored for this request is deleted again: a refused upload leaves nothing behind.
-    func register<Chunks: AsyncSequence>(vendor: MarketVendor, body: Chunks, contentType: String?) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
+    func register<Chunks: AsyncSequence>(vendor: MarketVendor, body: Chunks, contentType: String?, address: String) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
+        try await uploadRate.claimForAddress(address)
         guard var parts = MultipartStream(body, contentType: contentType, maximumParts: limits.maximumImages + 4) else {
             throw MarketError.badRequest("The body must be multipart/form-data with a boundary.")
         }
@@ -32,6 +34,7 @@ struct MarketProducts: Sendable {
                 case "params":
                     guard draft == nil else { throw MarketError.badRequest("Only one params part may be sent.") }
                     draft = try checkedParams(part.content, vendor: vendor)
+                    try await uploadRate.claimForVendor(vendor.id)
                     for image in held { stored.append(try await store(image, position: stored.count + 1)) }
                     held = []
                 case "images", "images[]":

@@ -4,13 +4,14 @@ import NIOPosix
 import SproutImaging
 
 /// `MarketImageProcessing` with the system's libjpeg and libpng (`SproutImaging`): each image is decoded in full
-/// and thumbnailed on NIO's thread pool, never on an event loop, and only as many at once as there are cores,
-/// so ten uploads at once queue instead of holding ten decoded images in memory.
+/// and thumbnailed on a pool of its own (`WorkPools.imageDecoding`, half the cores), never on an event loop and
+/// never beside bcrypt, and only as many at once as that pool has threads, so ten uploads at once queue instead
+/// of holding ten decoded images in memory. Decode *work* is bounded by `ImageLimits` before and while decoding.
 struct SystemImageProcessor: MarketImageProcessing {
     let limits: ImageLimits
     let running: ConcurrencyLimit
 
-    init(limits: ImageLimits = ImageLimits(), concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(limits: ImageLimits = ImageLimits(), concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)) {
         self.limits = limits
         running = ConcurrencyLimit(max(1, concurrency))
     }
@@ -18,7 +19,7 @@ struct SystemImageProcessor: MarketImageProcessing {
     func process(_ bytes: ByteBuffer) async throws -> ProcessedMarketImage {
         let limits = limits
         let result: Result<ProcessedImage, ImageRejection> = try await running.run {
-            try await NIOThreadPool.singleton.runIfActive {
+            try await WorkPools.imageDecoding.runIfActive {
                 bytes.withUnsafeReadableBytes { raw in Result { () throws(ImageRejection) in try ImageProcessor.process(raw, limits: limits) } }
             }
         }
@@ -29,6 +30,8 @@ struct SystemImageProcessor: MarketImageProcessing {
             throw MarketImageRefusal.notAnImage
         case .failure(.unreadable):
             throw MarketImageRefusal.unreadable
+        case .failure(.tooCostly(let width, let height, let reason)):
+            throw MarketImageRefusal.tooCostly(width: width, height: height, reason: reason)
         case .failure(.tooManyPixels(let width, let height)):
             throw MarketImageRefusal.tooManyPixels(width: width, height: height, maximumMegapixels: limits.maximumPixels / 1_000_000)
         }

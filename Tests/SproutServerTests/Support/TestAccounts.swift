@@ -91,6 +91,7 @@ extension SproutDatabase {
         configuration.passwordHashCost = 4
         configuration.weather.provider = .off
         configuration.signUpsPerAddressPerHour = 0
+        configuration.marketUploadsPerHour = 0
         configure(&configuration)
         return buildApplication(configuration, database: database, logger: logger)
     }

@@ -25,6 +25,7 @@ func withTestApp<Value: Sendable>(
     configuration.weather.provider = .off
     // Every test client calls from one address and many sign up dozens of accounts; AddressRateLimitTests turn it on.
     configuration.signUpsPerAddressPerHour = 0
+    configuration.marketUploadsPerHour = 0
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }

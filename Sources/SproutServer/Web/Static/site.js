@@ -106,6 +106,7 @@
     "Passwords do not match.": "비밀번호가 일치하지 않습니다.",
     "Your account has been blocked by an administrator": "관리자가 막아 둔 계정이에요.",
     "Too many attempts, please try again in a minute.": "시도가 너무 많아요. 1분쯤 뒤에 다시 해 주세요.",
+    "Too many products with pictures were registered in the last hour; try again later.": "한 시간 동안 올릴 수 있는 상품 수를 넘었어요. 잠시 뒤에 다시 해 주세요.",
     "Too many sign-ups from this address, please try again later.": "이곳에서 가입이 너무 많았어요. 한 시간쯤 뒤에 다시 해 주세요.",
     "Too many vendors were created from this address in the last hour; try again later.": "이곳에서 만든 판매자가 너무 많아요. 한 시간쯤 뒤에 다시 해 주세요.",
     "Your username cannot contain control characters.": "아이디에 쓸 수 없는 문자가 들어 있어요.",
@@ -194,6 +195,9 @@
 
   const unit = (bytes) => (bytes >= 1 << 20 ? `${Math.round(bytes / (1 << 20))}MB` : `${Math.round(bytes / 1024)}KB`);
 
+  // "2번째 이미지(photo.heic)는": the refused picture by its position and file name, with its particle.
+  const picture = (m) => `${m[1]}번째 이미지${m[2] ? `(${m[2]})` : ""}는`;
+
   // [pattern, Korean]: the Korean is a function of the match; a field not in FIELDS makes it give up (undefined).
   const PATTERNS = [
     [/^The request body is larger than the (.+) limit\.$/, (m) => `내용이 너무 커요. ${m[1].replace(/\s+/g, "")}까지 보낼 수 있어요.`],
@@ -206,6 +210,13 @@
     [/^post \d+ does not exist\.$/, () => "글을 찾을 수 없어요. 삭제되었을 수 있어요."],
     [/^At most (\d+) images may be sent\.$/, (m) => `이미지는 ${m[1]}장까지 올릴 수 있어요.`],
     [/^An image of \d+×\d+ pixels is larger than (\d+) megapixels\.$/, (m) => `이미지가 너무 커요. ${m[1]}백만 화소까지 올릴 수 있어요.`],
+    // The market names the picture it refuses: "image 3 (photo.heic) is …" (its position, and its file name).
+    [/^image (\d+)(?: \((.+)\))? is neither a JPEG nor a PNG\.$/, (m) => `${picture(m)} JPEG나 PNG가 아니에요.`],
+    [/^image (\d+)(?: \((.+)\))? could not be decoded in full/, (m) => `${picture(m)} 손상되어 읽을 수 없어요.`],
+    [/^image (\d+)(?: \((.+)\))? is \d+×\d+ pixels, larger than (\d+) megapixels\.$/,
+      (m) => `${picture(m)} 너무 커요. ${m[3]}백만 화소까지 올릴 수 있어요.`],
+    [/^image (\d+)(?: \((.+)\))? is \d+×\d+ pixels, .+: too costly to decode\.$/,
+      (m) => `${picture(m)} 풀어 보기에 너무 무거운 파일이에요. 다른 파일로 올려 주세요.`],
     [/^An image named or labelled (\w+) holds a (\w+)\.$/, (m) => `이미지 파일의 이름(${m[1]})과 실제 형식(${m[2]})이 달라요.`],
     [/^.+ is larger than (\d+) bytes\.$/, (m) => `파일이 너무 커요. ${unit(Number(m[1]))}까지 올릴 수 있어요.`],
     [/^제목\(title\)은 (\d+)자 이상이어야 합니다\.$/, (m) => `제목은 ${m[1]}자 이상이어야 해요.`],

@@ -1,0 +1,19 @@
+import Foundation
+import NIOPosix
+
+/// Thread pools of their own for the server's two kinds of slow CPU work, apart from NIO's shared pool (file
+/// I/O) and from each other: uploads being decoded can no longer make a login wait (two decode bombs made a
+/// correct login take 4.7 s when both shared `NIOThreadPool.singleton`). They live as long as the process.
+enum WorkPools {
+    /// Image decoding and thumbnails: half the cores (at least one), so however many uploads arrive, the rest of
+    /// the machine stays free for everything else.
+    static let imageDecoding = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
+    /// bcrypt (sign-up, login, password change): one thread per core.
+    static let passwordHashing = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    private static func started(threads: Int) -> NIOThreadPool {
+        let pool = NIOThreadPool(numberOfThreads: threads)
+        pool.start()
+        return pool
+    }
+}
