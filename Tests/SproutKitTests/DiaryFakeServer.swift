@@ -157,6 +157,9 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
             guard let entry = stored[id], !entry.deleted else { return (404, Self.errorBody("no entry")) }
             return (200, Self.json(entry.entry))
         case "DELETE":
+            if let base = query["baseUpdatedAt"], let entry = stored[id], !entry.deleted, entry.entry.updatedAt != base {
+                return (409, Self.errorBody("moved on since baseUpdatedAt"))
+            }
             guard let tombstone = delete(id) else { return (404, Self.errorBody("no entry")) }
             return (200, Self.json(tombstone))
         default:

@@ -97,10 +97,13 @@ import Testing
             phone.update(id: doomed.id, text: "태블릿이 지울 일기\n휴대폰에서 고침")
             try await synced(phone)
 
-            // The tablet comes back: its edit of `shared` is the last write and wins; the phone's is kept.
+            // The tablet comes back: its edit of `shared` is the last write and wins; the phone's is kept. Its
+            // deletion of `doomed` names the version it saw, which the phone's edit replaced: the server refuses it
+            // (409) and the entry comes back to the tablet with the phone's edit, rather than that edit being
+            // deleted unseen (security review, point 8).
             tablet.delete(id: doomed.id)
             try await synced(tablet)
-            #expect(tablet.lastSyncReport?.pushed == 2 && tablet.lastSyncReport?.deleted == 2)
+            #expect(tablet.lastSyncReport?.pushed == 2 && tablet.lastSyncReport?.deleted == 1 && tablet.lastSyncReport?.withdrawn == 1)
 
             // The phone, not knowing `revived` was deleted, edits it offline and syncs: it comes back (201).
             phone.update(id: revived.id, text: "휴대폰이 고칠 일기\n지워진 줄 모르고 고침")
@@ -110,22 +113,22 @@ import Testing
             try await synced(phone)
 
             #expect(contents(phone) == contents(tablet))
-            #expect(phone.entries.map(\.title) == ["오프라인에서 쓴 일기", "휴대폰이 고칠 일기", "같이 고칠 일기"])
+            #expect(phone.entries.map(\.title) == ["오프라인에서 쓴 일기", "휴대폰이 고칠 일기", "태블릿이 지울 일기", "같이 고칠 일기"])
             #expect(phone.entry(id: shared.id)?.body == "태블릿에서 고침" && phone.entry(id: revived.id)?.body == "지워진 줄 모르고 고침")
-            #expect(phone.entry(id: offline.id) != nil && phone.entry(id: doomed.id) == nil)
+            #expect(phone.entry(id: offline.id) != nil && tablet.entry(id: doomed.id)?.body == "휴대폰에서 고침")
             #expect(phone.entries.allSatisfy { !$0.hasUnpushedChanges } && tablet.entries.allSatisfy { !$0.hasUnpushedChanges })
 
             // Nothing lost: the losers' texts are in the versions.
             let sharedVersions = try await phoneSession.diary.versions(id: shared.id)
             #expect(sharedVersions.contains { $0.body == "휴대폰에서 고침" && $0.reason == "conflict" })
             let doomedVersions = try await phoneSession.diary.versions(id: doomed.id)
-            #expect(doomedVersions.first.map { [$0.body, $0.reason] } == ["휴대폰에서 고침", "deleted"])
+            #expect(doomedVersions.first.map { [$0.body, $0.reason] } == ["처음", "replaced"])
             let revivedVersions = try await tabletSession.diary.versions(id: revived.id)
             #expect(revivedVersions.first?.reason == "deleted")
 
             // The server agrees with both.
             let page = try await phoneSession.diary.page(limit: 100)
-            #expect(page.entries.map(\.id) == phone.entries.map { $0.id.uuidString.lowercased() } && page.total == 3)
+            #expect(page.entries.map(\.id) == phone.entries.map { $0.id.uuidString.lowercased() } && page.total == 4)
         }
     }
 

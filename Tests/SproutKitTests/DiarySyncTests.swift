@@ -258,6 +258,30 @@ import Testing
         #expect(try server.isTombstone(pushed.id) && store.database.outbox().isEmpty)
     }
 
+    /// Security review, point 8: a device that deleted an entry it had not seen the newest edit of discarded that
+    /// edit. The DELETE now names the version deleted; the server refuses it (409), and the engine reads the entry
+    /// and brings it back with the other device's edit instead.
+    @Test func aDeletionOfAnEntryEditedElsewhereSinceBringsTheEditBackInsteadOfDiscardingIt() async throws {
+        let server = DiaryFakeServer()
+        let store = try device(server)
+        let entry = try #require(store.create(text: "처음 쓴 일기"))
+        try await synced(store)
+        let seen = try #require(server.entry(entry.id)).updatedAt
+        server.write(entry.id, title: "다른 기기에서 고친 일기", body: "")
+        store.delete(id: entry.id)
+        try await synced(store)
+        let delete = try #require(server.requests.first { $0.httpMethod == "DELETE" })
+        let base = delete.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "baseUpdatedAt" }?.value }
+        #expect(base == seen)
+        #expect(store.lastSyncReport?.withdrawn == 1 && store.lastSyncReport?.deleted == 0)
+        #expect(store.entries.map(\.title) == ["다른 기기에서 고친 일기"])
+        #expect(try server.isTombstone(entry.id) == false && store.database.outbox().isEmpty)
+        // Deleting it again, now that the device has seen the edit, deletes it.
+        store.delete(id: entry.id)
+        try await synced(store)
+        #expect(server.isTombstone(entry.id) && store.lastSyncReport?.deleted == 1)
+    }
+
     @Test func aDeletionMeetingARemoteDeletionIsDone() async throws {
         let server = DiaryFakeServer()
         let store = try device(server)

@@ -39,10 +39,15 @@ public struct DiaryClient: Sendable {
 
     /// `DELETE /api/diary/entries/{id}`: turns the entry into a tombstone, which other devices learn of through
     /// `changes(since:)`.
-    /// - Throws: `.notFound` for an unknown or already deleted entry.
+    /// - Parameter baseUpdatedAt: the server's `updatedAt` of the version the device is deleting; the server then
+    ///   refuses (409) when the entry has moved on since, so another device's newer edit is not discarded
+    ///   unseen. Nil deletes whatever the entry holds.
+    /// - Throws: `.notFound` for an unknown or already deleted entry; `.unavailable` with status 409 when the
+    ///   entry changed after `baseUpdatedAt`.
     @discardableResult
-    public func delete(id: UUID) async throws(DiaryError) -> DiaryTombstoneJSON {
-        try await send(Request(method: .delete, path: Self.entryPath(id)), during: .delete)
+    public func delete(id: UUID, baseUpdatedAt: String? = nil) async throws(DiaryError) -> DiaryTombstoneJSON {
+        let query: [(String, String?)] = baseUpdatedAt.map { [("baseUpdatedAt", $0)] } ?? []
+        return try await send(Request(method: .delete, path: Self.entryPath(id), query: query), during: .delete)
     }
 
     /// `GET /api/diary/entries?limit=&offset=`: a page of live entries, newest first by `createdAt` (ties: `id`

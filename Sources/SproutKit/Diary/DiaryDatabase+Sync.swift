@@ -57,6 +57,27 @@ extension DiaryDatabase {
         }
     }
 
+    /// The server kept an entry whose deletion this device sent (409): another device edited it after the version
+    /// deleted here. The local tombstone (still at `revision`) becomes the server's `current` entry, with nothing
+    /// left to push. Returns false, changing nothing, when the entry changed on the device meanwhile (the next
+    /// push decides then).
+    func withdrawDeletion(_ id: UUID, revision: Int64, current: DiaryEntryJSON) throws -> Bool {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE diaryEntry SET title = ?, body = ?, createdAt = ?, weather = ?, isDeleted = 0, serverUpdatedAt = ?,
+                      pushedRevision = revision, maybeOnServer = 1, refusedRevision = NULL, refusal = NULL
+                    WHERE id = ? AND isDeleted = 1 AND revision = ?
+                    """,
+                arguments: [
+                    current.title, current.body, Self.milliseconds(current.createdAt), try Self.json(current.weather), current.updatedAt,
+                    Self.key(id), revision,
+                ]
+            )
+            return db.changesCount > 0
+        }
+    }
+
     /// The server refused `revision` (400, 413): it stays on the device, marked, and is not pushed again until
     /// it is edited (a new revision).
     func recordRefused(_ id: UUID, revision: Int64, message: String) throws {

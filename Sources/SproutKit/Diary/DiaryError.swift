@@ -14,7 +14,8 @@ public struct DiaryError: Error, Sendable, Equatable, CustomStringConvertible {
         /// 413: the request body is over the server's limit.
         case tooLarge
         /// 409, 429 or a 5xx: the server (or, for the weather, OpenWeather behind it) cannot answer now. 409 is a
-        /// `PUT` overtaken by other writes to the same entry (send it again); 503 from `GET /api/weather` means the
+        /// `PUT` overtaken by other writes to the same entry (send it again), or a `DELETE` whose `baseUpdatedAt`
+        /// the entry has moved past (read it again before deciding); 503 from `GET /api/weather` means the
         /// server has no OpenWeather key, 502 that OpenWeather failed.
         case unavailable
         /// No answer: no network, refused connection, timeout.

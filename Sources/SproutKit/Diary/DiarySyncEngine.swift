@@ -4,7 +4,9 @@ import SproutWire
 /// Brings the device's diary (`DiaryDatabase`) and the server's together: **push, then pull**.
 ///
 /// - **Push**: every entry in the outbox is sent as it now is — a `PUT` with `baseUpdatedAt` (the server version
-///   its text started from), or a `DELETE` for a local tombstone (404, already gone, counts as done). A `PUT` is
+///   its text started from), or a `DELETE` for a local tombstone with the `baseUpdatedAt` of the version deleted
+///   (404, already gone, counts as done; 409, edited on another device since, brings the entry back with that
+///   edit: the engine reads it first and withdraws the deletion, so no edit is discarded unseen). A `PUT` is
 ///   idempotent, so one repeated after a crash or a lost answer does no harm. An entry edited while its `PUT` was
 ///   in flight stays in the outbox (its revision moved on) and is pushed again. One the server refuses (400, 413)
 ///   is kept, marked, and not sent again until it is edited. An entry whose only change is weather that arrived
@@ -152,9 +154,23 @@ public actor DiarySyncEngine {
 
     private func pushDeletion(_ item: DiaryOutboxItem, into report: inout DiarySyncReport) async throws {
         do {
-            try await client.delete(id: item.id)
+            try await client.delete(id: item.id, baseUpdatedAt: item.baseUpdatedAt)
         } catch where error.kind == .notFound {
             // Never created there, or deleted already: either way it is gone.
+        } catch where error.statusCode == 409 {
+            // Another device edited the entry after the version deleted here. Read it before deciding: the edit
+            // comes back to this device instead of being thrown away unseen.
+            let current: DiaryEntryJSON
+            do {
+                current = try await client.entry(id: item.id)
+            } catch where error.kind == .notFound {
+                // Deleted there in the meantime: gone either way.
+                try database.recordDeleted(item.id)
+                report.deleted += 1
+                return
+            }
+            if try database.withdrawDeletion(item.id, revision: item.revision, current: current) { report.withdrawn += 1 }
+            return
         }
         try database.recordDeleted(item.id)
         report.deleted += 1

@@ -6,6 +6,9 @@ public struct DiarySyncReport: Sendable, Equatable {
     public var created = 0
     /// Deletions sent to the server (an entry it no longer had counts too).
     public var deleted = 0
+    /// Deletions withdrawn: another device had edited the entry after the version deleted here (the server
+    /// answered 409), so the entry is back on the device with that edit rather than lost unseen.
+    public var withdrawn = 0
     /// Entries the server refused (400, 413); they wait on the device for an edit.
     public var refused = 0
     /// Changes pulled from the server that changed an entry on the device.

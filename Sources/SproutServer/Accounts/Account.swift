@@ -11,6 +11,16 @@ struct Account: Sendable, Equatable {
     let blocked: Bool?
     let createdAt: Date
     let updatedAt: Date
+    /// Moves on every revocation (a password change, an administrator's reset, block or unblock): tokens of an
+    /// older generation are refused.
+    var tokenGeneration: Int = 0
+    /// The one token of an older generation still accepted: the one whose holder changed the password.
+    var keptTokenID: String? = nil
 
     var isBlocked: Bool { blocked == true }
+
+    /// Whether a token with these claims is still this account's: of the current generation, or the one kept.
+    func accepts(_ claims: AccountTokenClaims) -> Bool {
+        claims.generation >= tokenGeneration || claims.tokenID == keptTokenID
+    }
 }

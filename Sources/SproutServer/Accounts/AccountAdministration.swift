@@ -43,8 +43,8 @@ public struct AccountAdministration: Sendable {
         AccountSummary(try await account(reference))
     }
 
-    /// Sets a new password (a random one when `newPassword` is nil) and returns it. Tokens already issued stay
-    /// valid, as after a change by the user; block the account to cut them off.
+    /// Sets a new password (a random one when `newPassword` is nil) and returns it. Every token and web session
+    /// of the account ends.
     public func resetPassword(_ reference: String, to newPassword: String? = nil) async throws -> String {
         let account = try await account(reference)
         let password = newPassword ?? ServerSecrets.randomToken(byteCount: 12)
@@ -53,12 +53,14 @@ public struct AccountAdministration: Sendable {
                 "A password must be \(AccountInput.passwordBytes.lowerBound) to \(AccountInput.passwordBytes.upperBound) bytes long, with at most three '$'."
             )
         }
-        _ = try await accounts.updatePassword(id: account.id, passwordHash: try await hasher.hash(password), at: Date().truncatedToMilliseconds)
+        _ = try await accounts.updatePassword(
+            id: account.id, passwordHash: try await hasher.hash(password), keeping: .none, at: Date().truncatedToMilliseconds
+        )
         return password
     }
 
-    /// Blocks (or unblocks) the account: it can no longer log in, its tokens stop working at once, and its web
-    /// sessions are ended.
+    /// Blocks (or unblocks) the account: it can no longer log in (or can again). Either way every token and web
+    /// session of the account ends, so an unblock does not bring back the tokens from before the block.
     public func setBlocked(_ reference: String, _ blocked: Bool) async throws -> AccountSummary {
         let account = try await account(reference)
         guard let updated = try await accounts.setBlocked(id: account.id, blocked, at: Date().truncatedToMilliseconds) else {

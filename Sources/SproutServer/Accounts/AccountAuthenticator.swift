@@ -7,15 +7,18 @@ import Hummingbird
 enum Caller: Sendable {
     /// No credentials at all.
     case anonymous
-    /// A valid Bearer token or browser session of an account that is not blocked.
+    /// A valid Bearer token (of the account's current token generation, or the one kept by a password change) or
+    /// browser session of an account that is not blocked.
     case account(Account, Credential)
     /// Credentials were given and are wrong: malformed, expired, signed with another key, of a deleted or blocked
     /// account.
     case rejected
 
-    enum Credential: Sendable {
-        case bearerToken
-        case sessionCookie
+    enum Credential: Sendable, Equatable {
+        /// A Bearer token, by its id (`AccountTokenClaims.tokenID`).
+        case bearerToken(id: String)
+        /// The web app's session cookie, by its hash (`WebSessions.hash`).
+        case sessionCookie(hash: String)
     }
 
     var account: Account? {
@@ -39,15 +42,15 @@ struct AccountAuthenticator: CallerResolving {
 
     func caller(of request: Request) async throws -> Caller {
         if let header = request.authorizationCredential {
-            guard let token = Self.bearerToken(in: header), let id = try await tokens.accountID(from: token),
-                let account = try await accounts.find(id: id), !account.isBlocked
+            guard let token = Self.bearerToken(in: header), let claims = try await tokens.claims(of: token),
+                let account = try await accounts.find(id: claims.accountID), !account.isBlocked, account.accepts(claims)
             else { return .rejected }
-            return .account(account, .bearerToken)
+            return .account(account, .bearerToken(id: claims.tokenID))
         }
         if let token = request.cookieValue(named: WebSessions.cookieName) {
             // A stale cookie is no credential: the browser simply is not signed in any more.
             guard let account = try await sessions.account(forToken: token), !account.isBlocked else { return .anonymous }
-            return .account(account, .sessionCookie)
+            return .account(account, .sessionCookie(hash: WebSessions.hash(token)))
         }
         return .anonymous
     }

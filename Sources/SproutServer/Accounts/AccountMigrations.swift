@@ -2,7 +2,7 @@
 /// every server process on the database (the JWT key); `login_failures` the login limiter's window; and
 /// `web_sessions` the browser sessions, so any process can check a cookie and logout ends it everywhere.
 enum AccountMigrations {
-    static var all: [SQLMigration] { [createAccounts, loginAttempts] }
+    static var all: [SQLMigration] { [createAccounts, loginAttempts, tokenGeneration, rateLimitEvents] }
 
     static let createAccounts = SQLMigration(
         "accounts.create",
@@ -52,6 +52,37 @@ enum AccountMigrations {
         postgres: [
             "ALTER TABLE login_failures ADD COLUMN attempt TEXT",
             "CREATE INDEX login_failures_attempt_idx ON login_failures (attempt)",
+        ]
+    )
+
+    /// Revocable tokens (`AccountTokens`): a token names the generation it was issued in, and the account accepts
+    /// tokens of its current generation, plus the one token a password change kept (the caller's own). Tokens
+    /// issued before this migration carry no generation and count as generation 0: valid until the first
+    /// revocation.
+    static let tokenGeneration = SQLMigration(
+        "accounts.token-generation",
+        sqlite: [
+            "ALTER TABLE accounts ADD COLUMN token_generation INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE accounts ADD COLUMN kept_token_id TEXT",
+        ],
+        postgres: [
+            "ALTER TABLE accounts ADD COLUMN token_generation BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE accounts ADD COLUMN kept_token_id TEXT",
+        ]
+    )
+
+    /// `RateLimitLedger`'s events: sign-ups and vendor creations per address.
+    static let rateLimitEvents = SQLMigration(
+        "accounts.rate-limit-events",
+        sqlite: [
+            "CREATE TABLE rate_limit_events (key TEXT NOT NULL, at REAL NOT NULL)",
+            "CREATE INDEX rate_limit_events_key_idx ON rate_limit_events (key, at)",
+            "CREATE INDEX rate_limit_events_at_idx ON rate_limit_events (at)",
+        ],
+        postgres: [
+            "CREATE TABLE rate_limit_events (key TEXT NOT NULL, at TIMESTAMPTZ NOT NULL)",
+            "CREATE INDEX rate_limit_events_key_idx ON rate_limit_events (key, at)",
+            "CREATE INDEX rate_limit_events_at_idx ON rate_limit_events (at)",
         ]
     )
 }

@@ -5,6 +5,10 @@ import JWTKit
 /// The Strapi users-permissions JWT: HS256, payload `{id, iat, exp}`, valid for 30 days. The key is `JWT_SECRET`,
 /// or a secret generated once and kept in the database, so tokens outlive restarts and every server process on
 /// one database accepts the others' tokens.
+///
+/// Sprout adds `gen` (the account's token generation) and `jti` (the token's own id), which clients never read:
+/// a revocation moves the account's generation, and the authenticator, which reads the account row on every
+/// request anyway, refuses older tokens on every node without a read of its own (`Account.accepts`).
 actor AccountTokens {
     static let lifetime: TimeInterval = 30 * 24 * 3600
 
@@ -17,26 +21,41 @@ actor AccountTokens {
         self.secrets = secrets
     }
 
-    func issue(accountID: Int, at date: Date = Date()) async throws -> String {
+    /// A token for the account, of its current generation.
+    func issue(for account: Account, at date: Date = Date()) async throws -> String {
+        try await issue(accountID: account.id, generation: account.tokenGeneration, at: date)
+    }
+
+    func issue(accountID: Int, generation: Int, at date: Date = Date(), lifetime: TimeInterval = lifetime) async throws -> String {
         // Whole seconds, as JavaScript's jsonwebtoken writes `iat` and `exp`.
         let now = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         let payload = AccountTokenPayload(
             id: accountID,
             iat: IssuedAtClaim(value: now),
-            exp: ExpirationClaim(value: now.addingTimeInterval(Self.lifetime))
+            exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
+            gen: generation,
+            jti: ServerSecrets.randomToken(byteCount: 12)
         )
         return try await loadedKeys().sign(payload)
     }
 
-    /// The account id a token names, or nil when it is malformed, signed with another key or expired.
-    func accountID(from token: String) async throws -> Int? {
+    /// What a token says, or nil when it is malformed, signed with another key, expired, or made to live longer
+    /// than 30 days (which only a holder of the key could have made).
+    func claims(of token: String) async throws -> AccountTokenClaims? {
         let keys = try await loadedKeys()
+        let payload: AccountTokenPayload
         do {
-            return try await keys.verify(token, as: AccountTokenPayload.self).id
+            payload = try await keys.verify(token, as: AccountTokenPayload.self)
         } catch {
             // Whatever is wrong with it (framing, signature, claims, expiry), the token names no one.
             return nil
         }
+        return AccountTokenClaims(
+            accountID: payload.id,
+            generation: payload.gen ?? 0,
+            // Tokens from before `jti` are told apart by their own digest.
+            tokenID: payload.jti ?? "sha256:" + WebSessions.hash(token)
+        )
     }
 
     private func loadedKeys() async throws -> JWTKeyCollection {
@@ -66,12 +85,27 @@ extension AccountTokens {
     }
 }
 
+/// What the authenticator needs of a verified token.
+struct AccountTokenClaims: Sendable, Equatable {
+    let accountID: Int
+    /// The account's token generation when the token was issued; 0 for tokens from before generations.
+    let generation: Int
+    /// The token's `jti`, or for an older token without one, `sha256:` and the digest of the whole token.
+    let tokenID: String
+}
+
 struct AccountTokenPayload: JWTPayload {
     let id: Int
     let iat: IssuedAtClaim
     let exp: ExpirationClaim
+    let gen: Int?
+    let jti: String?
+
+    struct LifetimeTooLong: Error {}
 
     func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
+        // Sprout never issues a longer token, so a longer one was made with a leaked key: refuse it.
+        guard exp.value.timeIntervalSince(iat.value) <= AccountTokens.lifetime else { throw LifetimeTooLong() }
     }
 }

@@ -22,23 +22,23 @@ struct AccountsController<Context: ClientOriginRequestContext> {
 
     @Sendable func register(_ request: Request, context: Context) async throws -> Response {
         let input = try AccountInput.registration(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let account = try await service.register(input)
-        let token = try await service.tokens.issue(accountID: account.id)
+        let account = try await service.register(input, address: context.client.address)
+        let token = try await service.tokens.issue(for: account)
         return try Response.json(StrapiAuthJSON(jwt: token, user: StrapiUserJSON(account, activity: AccountActivitySummary())))
     }
 
     @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
         let input = try AccountInput.login(from: try await request.strapiBodyFields(limit: maxBodySize))
         let account = try await service.logIn(input, address: context.client.address)
-        let token = try await service.tokens.issue(accountID: account.id)
+        let token = try await service.tokens.issue(for: account)
         let user = StrapiUserJSON(account, activity: try await activity.activity(ofAccount: account.id))
         return try Response.json(StrapiAuthJSON(jwt: token, user: user))
     }
 
     @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+        let (account, credential) = try await authenticator.strapiCredential(of: request)
         let input = try AccountInput.passwordChange(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let updated = try await service.changePassword(of: account, input, address: context.client.address)
+        let updated = try await service.changePassword(of: account, calling: credential, input, address: context.client.address)
         return try Response.json(StrapiUserJSON(updated, activity: try await activity.activity(ofAccount: updated.id)))
     }
 

@@ -5,14 +5,16 @@ struct AccountsParts: Sendable {
     let sessions: WebSessions
     let authenticator: AccountAuthenticator
     let service: AccountsService
+    let addressLimit: AddressRateLimit
 
     init(_ configuration: SproutConfiguration, executor: any SQLExecutor) {
         repository = SQLAccountRepository(executor: executor)
         tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor))
         sessions = WebSessions(executor: executor)
+        addressLimit = AddressRateLimit(ledger: RateLimitLedger(executor: executor), perHour: configuration.signUpsPerAddressPerHour)
         authenticator = AccountAuthenticator(accounts: repository, tokens: tokens, sessions: sessions)
         service = AccountsService(
-            accounts: repository, tokens: tokens, throttle: LoginThrottle(executor: executor),
+            accounts: repository, tokens: tokens, throttle: LoginThrottle(executor: executor), addressLimit: addressLimit,
             hasher: PasswordHasher(cost: configuration.passwordHashCost)
         )
     }

@@ -17,9 +17,13 @@ struct AccountsService: Sendable {
     let accounts: SQLAccountRepository
     let tokens: AccountTokens
     let throttle: LoginThrottle
+    let addressLimit: AddressRateLimit
     let hasher: PasswordHasher
 
-    func register(_ input: AccountInput.Registration) async throws -> Account {
+    /// A new account, when the address is under its hourly sign-up limit (checked first, so probing which names
+    /// are taken counts too) and the username and email are free.
+    func register(_ input: AccountInput.Registration, address: String) async throws -> Account {
+        guard try await addressLimit.claim(.signUp, address: address) else { throw StrapiError.tooManySignUps }
         try await checkAvailable(username: input.username, email: input.email)
         let hash = try await hasher.hash(input.password)
         guard let account = try await accounts.create(username: input.username, email: input.email, passwordHash: hash, at: Date().truncatedToMilliseconds) else {
@@ -47,9 +51,10 @@ struct AccountsService: Sendable {
     }
 
     /// Checks the current password (each check counts towards the limiter under the account, before it is
-    /// made, so a stolen token cannot be used to guess it) and stores the new one. Tokens already issued stay
-    /// valid, as the SeSAC app expects: it keeps its token after a change.
-    func changePassword(of account: Account, _ input: AccountInput.PasswordChange, address: String) async throws -> Account {
+    /// made, so a stolen token cannot be used to guess it) and stores the new one. Every other token and web
+    /// session of the account ends; the caller's own keeps working, as the SeSAC app expects: it keeps its token
+    /// after a change.
+    func changePassword(of account: Account, calling credential: Caller.Credential, _ input: AccountInput.PasswordChange, address: String) async throws -> Account {
         guard let attempt = try await throttle.claimAttempt(for: .account(account.id), address: address, at: Date()) else {
             throw StrapiError.rateLimited
         }
@@ -58,7 +63,11 @@ struct AccountsService: Sendable {
         }
         try await throttle.succeeded(attempt)
         let hash = try await hasher.hash(input.new)
-        guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, at: Date().truncatedToMilliseconds) else {
+        let kept: KeptCredential = switch credential {
+        case .bearerToken(let id): .token(id)
+        case .sessionCookie(let hash): .session(hash)
+        }
+        guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, keeping: kept, at: Date().truncatedToMilliseconds) else {
             throw StrapiError.invalidToken
         }
         return updated

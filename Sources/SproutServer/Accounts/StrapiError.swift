@@ -52,6 +52,7 @@ extension StrapiError {
     static let passwordsDiffer = StrapiError(id: "Auth.form.error.password.matching", message: "Passwords do not match.")
     static let blocked = StrapiError(id: "Auth.form.error.blocked", message: "Your account has been blocked by an administrator")
     static let rateLimited = StrapiError(status: .tooManyRequests, id: "Auth.form.error.ratelimit", message: "Too many attempts, please try again in a minute.")
+    static let tooManySignUps = StrapiError(status: .tooManyRequests, id: "Auth.form.error.ratelimit", message: "Too many sign-ups from this address, please try again later.")
 
     static func usernameFormat(_ message: String) -> StrapiError {
         StrapiError(id: "Auth.form.error.username.format", message: message)

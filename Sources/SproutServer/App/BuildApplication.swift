@@ -63,7 +63,8 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase,
         maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
     router.addRoutes(CommunityController<SproutRequestContext>(
-        repository: community, authenticator: accounts.authenticator, maxBodySize: configuration.maxRequestBodySize
+        repository: community, authenticator: accounts.authenticator, emailVisibility: configuration.emailVisibility,
+        maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
 
     let todos = TodosController<SQLTodoRepository, SproutRequestContext>(
@@ -81,12 +82,14 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase,
         products: market.products, json: market.json, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
     router.addRoutes(VendorsController<SproutRequestContext>(
-        vendors: market.vendors, authenticator: accounts.authenticator, maxBodySize: configuration.maxRequestBodySize
+        vendors: market.vendors, authenticator: accounts.authenticator, addressLimit: accounts.addressLimit,
+        maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
     router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
     router.addRoutes(BoardController<SproutRequestContext>(
         repository: SQLBoardRepository(executor: database.executor),
         authenticator: BoardAuthenticator(accounts: accounts.authenticator, staticToken: configuration.boardAPIToken),
+        emailVisibility: configuration.emailVisibility,
         maxBodySize: configuration.maxRequestBodySize
     ).endpoints, atPath: "/api/v2")
     router.addRoutes(DiaryController<SproutRequestContext>(

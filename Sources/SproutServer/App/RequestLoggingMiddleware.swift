@@ -33,7 +33,7 @@ struct RequestLoggingMiddleware<Context: ClientOriginRequestContext>: RouterMidd
         let elapsed = started.duration(to: .now)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(
-            "\(request.method) \(request.uri.path) \(status.code)",
+            "\(request.method) \(SecretRedaction.loggedPath(of: request)) \(status.code)",
             metadata: ["duration_ms": .string(String(format: "%.2f", milliseconds)), "client": .string(context.client.address)]
         )
     }

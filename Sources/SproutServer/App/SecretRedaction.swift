@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// Keeps the database password out of every message Sprout prints: logs, configuration errors and errors
 /// thrown while connecting (a driver may quote the URL it was given).
@@ -43,6 +44,22 @@ public enum SecretRedaction {
             throw RedactedError(description: redact(String(describing: error), databaseURL: configuration.databaseURL))
         }
     }
+}
+
+extension SecretRedaction {
+    /// The request's path as the access log writes it: the Market's delete paths carry the product secret
+    /// (`DELETE /api/products/{id}/{secret}`, and the v3 token `DELETE /api/products/{base64url of "id|secret"}`),
+    /// which is logged as `***`. Every other path is logged as sent.
+    static func loggedPath(of request: Request) -> String {
+        let path = request.uri.path
+        guard request.method == .delete, path.hasPrefix(productsPrefix) else { return path }
+        let rest = path.dropFirst(productsPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        if rest.count == 1, rest[0].allSatisfy(\.isNumber) { return path }
+        if rest.count >= 2 { return productsPrefix + rest[0] + "/***" }
+        return productsPrefix + "***"
+    }
+
+    private static let productsPrefix = "/api/products/"
 }
 
 /// An error reported by its (redacted) text alone.

@@ -35,6 +35,13 @@ public struct SproutConfiguration: Sendable {
     /// `TRUSTED_PROXIES`: reverse proxies (addresses and CIDR networks) whose `X-Forwarded-For` and
     /// `X-Forwarded-Proto` name the client. Empty by default: those headers are ignored.
     public var trustedProxies = TrustedProxies.none
+    /// `SIGNUPS_PER_ADDRESS_PER_HOUR`: sign-ups, and separately vendor creations, one client address may make per
+    /// hour (20; 0 turns the limit off).
+    public var signUpsPerAddressPerHour = 20
+    /// `EMAIL_VISIBILITY`: `owner` (default) shows an account's email address whole only to the account itself,
+    /// masked (`a***@example.com`) in every answer about its posts that others read; `everyone` shows it to all,
+    /// as the original servers did.
+    public var emailVisibility = EmailVisibility.owner
     /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`: where `/api/weather`
     /// gets current weather (Open-Meteo unless an OpenWeather key is set).
     public var weather = WeatherSettings()
@@ -64,6 +71,7 @@ public struct SproutConfiguration: Sendable {
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
     /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`, `DIARY_KEPT_VERSIONS`,
+    /// `SIGNUPS_PER_ADDRESS_PER_HOUR`, `EMAIL_VISIBILITY`,
     /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
@@ -159,6 +167,18 @@ public struct SproutConfiguration: Sendable {
                 throw ConfigurationError("DIARY_KEPT_VERSIONS must be a number from 1 to 1000, got '\(raw)'")
             }
             configuration.diaryKeptVersions = parsed
+        }
+        if let raw = value("SIGNUPS_PER_ADDRESS_PER_HOUR") {
+            guard let parsed = Int(raw), (0...100_000).contains(parsed) else {
+                throw ConfigurationError("SIGNUPS_PER_ADDRESS_PER_HOUR must be a number from 0 (no limit) to 100000, got '\(raw)'")
+            }
+            configuration.signUpsPerAddressPerHour = parsed
+        }
+        if let raw = value("EMAIL_VISIBILITY") {
+            guard let parsed = EmailVisibility(rawValue: raw.lowercased()) else {
+                throw ConfigurationError("EMAIL_VISIBILITY must be owner or everyone, got '\(raw)'")
+            }
+            configuration.emailVisibility = parsed
         }
         if let raw = value("TRUSTED_PROXIES") { configuration.trustedProxies = try TrustedProxies(parsing: raw) }
         return configuration

@@ -9,6 +9,7 @@ import SproutWire
 struct BoardController<Context: RequestContext> {
     let repository: SQLBoardRepository
     let authenticator: BoardAuthenticator
+    let emailVisibility: EmailVisibility
     let maxBodySize: Int
 
     var endpoints: RouteCollection<Context> {
@@ -36,7 +37,7 @@ struct BoardController<Context: RequestContext> {
         let board = try await board(context, now: now)
         let page = try await repository.posts(boardID: board.id, query: query)
         return try Response.json(BoardEnvelope(
-            value: page.posts.map { $0.json(for: caller, now: now) }, offset: query.offset, limit: query.limit, total: page.total
+            value: page.posts.map { $0.json(for: caller, now: now, emails: emailVisibility) }, offset: query.offset, limit: query.limit, total: page.total
         ))
     }
 
@@ -45,7 +46,7 @@ struct BoardController<Context: RequestContext> {
         let now = Date()
         let board = try await board(context, now: now)
         guard let post = try await repository.viewPost(id: try postID(context), boardID: board.id) else { throw BoardError.postNotFound }
-        return try Response.json(post.json(for: caller, now: now))
+        return try Response.json(post.json(for: caller, now: now, emails: emailVisibility))
     }
 
     @Sendable func createPost(_ request: Request, context: Context) async throws -> Response {
@@ -58,7 +59,7 @@ struct BoardController<Context: RequestContext> {
         let post = try await repository.createPost(
             board: board, author: account, title: input.title, contents: input.contents, parentPostID: input.parentPostID, at: now
         )
-        return try Response.json(post.json(for: .account(account), now: now), status: .created)
+        return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility), status: .created)
     }
 
     @Sendable func updatePost(_ request: Request, context: Context) async throws -> Response {
@@ -69,7 +70,7 @@ struct BoardController<Context: RequestContext> {
         guard let post = try await repository.updatePost(id: id, boardID: board.id, accountID: account.id, title: input.title, contents: input.contents, at: now) else {
             throw try await missingOrForbidden(id: id, boardID: board.id)
         }
-        return try Response.json(post.json(for: .account(account), now: now))
+        return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility))
     }
 
     @Sendable func deletePost(_ request: Request, context: Context) async throws -> Response {

@@ -56,10 +56,13 @@ extension BoardPost {
     /// A post is new for 24 hours.
     static let newFor: TimeInterval = 24 * 60 * 60
 
-    func json(for caller: BoardCaller, now: Date) -> BoardPostJSON {
-        BoardPostJSON(
+    /// The post as `caller` sees it: its writer's address whole only for the writer (or for everyone, when
+    /// `emails` says so; `EmailDisclosure`).
+    func json(for caller: BoardCaller, now: Date, emails visibility: EmailVisibility) -> BoardPostJSON {
+        let emails = EmailDisclosure(viewerID: caller.accountID, visibility: visibility)
+        return BoardPostJSON(
             postId: id, title: title, boardId: boardID, boardDisplayName: boardDisplayName,
-            writer: isAnonymous ? .anonymous : BoardWriterJSON(displayName: writerName, emailAddress: writerEmail),
+            writer: isAnonymous ? .anonymous : BoardWriterJSON(displayName: writerName, emailAddress: emails.shown(writerEmail, ofAccount: accountID)),
             contents: contents, createdDateTime: BoardTimestamp.string(from: createdAt), viewCount: viewCount,
             postType: postType, isNewPost: now.timeIntervalSince(createdAt) < Self.newFor, hasInlineImage: false,
             commentsCount: 0, attachmentsCount: 0, isAnonymous: isAnonymous, isOwner: caller.accountID == accountID,

@@ -7,6 +7,7 @@ import SproutWire
 struct CommunityController<Context: RequestContext> {
     let repository: SQLCommunityRepository
     let authenticator: AccountAuthenticator
+    let emailVisibility: EmailVisibility
     let maxBodySize: Int
 
     var endpoints: RouteCollection<Context> {
@@ -30,9 +31,9 @@ struct CommunityController<Context: RequestContext> {
     // MARK: - Posts
 
     @Sendable func listPosts(_ request: Request, context: Context) async throws -> Response {
-        _ = try await authenticator.strapiAccount(of: request)
+        let account = try await authenticator.strapiAccount(of: request)
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields)
-        return try Response.json(try await repository.posts(query).map(PostJSON.init))
+        return try Response.json(try await repository.posts(query).map { PostJSON($0, emails: emails(account)) })
     }
 
     @Sendable func countPosts(_ request: Request, context: Context) async throws -> Response {
@@ -42,9 +43,9 @@ struct CommunityController<Context: RequestContext> {
     }
 
     @Sendable func showPost(_ request: Request, context: Context) async throws -> Response {
-        _ = try await authenticator.strapiAccount(of: request)
+        let account = try await authenticator.strapiAccount(of: request)
         guard let post = try await repository.post(id: try id(context)) else { throw StrapiError.notFound }
-        return try Response.json(PostJSON(post))
+        return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
     @Sendable func createPost(_ request: Request, context: Context) async throws -> Response {
@@ -52,7 +53,7 @@ struct CommunityController<Context: RequestContext> {
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
         let post = try await repository.createPost(text: text, by: Author(account), at: Date().truncatedToMilliseconds)
-        return try Response.json(PostJSON(post))
+        return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
     @Sendable func updatePost(_ request: Request, context: Context) async throws -> Response {
@@ -61,21 +62,21 @@ struct CommunityController<Context: RequestContext> {
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
         let post = try await repository.updatePost(id: id, text: text, by: account.id, at: Date().truncatedToMilliseconds).get(orThrow: Self.error)
-        return try Response.json(PostJSON(post))
+        return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
     @Sendable func deletePost(_ request: Request, context: Context) async throws -> Response {
         let account = try await authenticator.strapiAccount(of: request)
         let post = try await repository.deletePost(id: try id(context), by: account.id).get(orThrow: Self.error)
-        return try Response.json(PostJSON(post))
+        return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
     // MARK: - Comments
 
     @Sendable func listComments(_ request: Request, context: Context) async throws -> Response {
-        _ = try await authenticator.strapiAccount(of: request)
+        let account = try await authenticator.strapiAccount(of: request)
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields)
-        return try Response.json(try await repository.comments(query).map(CommentJSON.init))
+        return try Response.json(try await repository.comments(query).map { CommentJSON($0, emails: emails(account)) })
     }
 
     @Sendable func countComments(_ request: Request, context: Context) async throws -> Response {
@@ -85,9 +86,9 @@ struct CommunityController<Context: RequestContext> {
     }
 
     @Sendable func showComment(_ request: Request, context: Context) async throws -> Response {
-        _ = try await authenticator.strapiAccount(of: request)
+        let account = try await authenticator.strapiAccount(of: request)
         guard let comment = try await repository.comment(id: try id(context)) else { throw StrapiError.notFound }
-        return try Response.json(CommentJSON(comment))
+        return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 
     @Sendable func createComment(_ request: Request, context: Context) async throws -> Response {
@@ -98,7 +99,7 @@ struct CommunityController<Context: RequestContext> {
         guard let comment = try await repository.createComment(text: text, postID: postID, by: Author(account), at: Date().truncatedToMilliseconds) else {
             throw StrapiError.badRequest("post \(postID) does not exist.")
         }
-        return try Response.json(CommentJSON(comment))
+        return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 
     /// `post` may be resent (the SeSAC app does); a comment stays on the post it was written under.
@@ -108,16 +109,21 @@ struct CommunityController<Context: RequestContext> {
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
         let comment = try await repository.updateComment(id: id, text: text, by: account.id, at: Date().truncatedToMilliseconds).get(orThrow: Self.error)
-        return try Response.json(CommentJSON(comment))
+        return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 
     @Sendable func deleteComment(_ request: Request, context: Context) async throws -> Response {
         let account = try await authenticator.strapiAccount(of: request)
         let comment = try await repository.deleteComment(id: try id(context), by: account.id).get(orThrow: Self.error)
-        return try Response.json(CommentJSON(comment))
+        return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 
     // MARK: - Helpers
+
+    /// Authors' addresses as `account` may read them: its own whole, others' masked unless configured otherwise.
+    private func emails(_ account: Account) -> EmailDisclosure {
+        EmailDisclosure(viewerID: account.id, visibility: emailVisibility)
+    }
 
     /// A path id that is not a positive integer names nothing: 404.
     private func id(_ context: Context) throws(StrapiError) -> Int {

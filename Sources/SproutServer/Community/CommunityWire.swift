@@ -1,18 +1,18 @@
 import SproutWire
 
 extension StrapiNestedUserJSON {
-    init(_ author: Author) {
+    init(_ author: Author, emails: EmailDisclosure) {
         self.init(
-            id: author.id, username: author.username, email: author.email, blocked: author.blocked,
+            id: author.id, username: author.username, email: emails.shown(author.email, ofAccount: author.id), blocked: author.blocked,
             createdAt: StrapiTimestamp.string(from: author.createdAt), updatedAt: StrapiTimestamp.string(from: author.updatedAt)
         )
     }
 }
 
 extension PostJSON {
-    init(_ post: Post) {
+    init(_ post: Post, emails: EmailDisclosure) {
         self.init(
-            id: post.id, text: post.text, user: StrapiNestedUserJSON(post.author),
+            id: post.id, text: post.text, user: StrapiNestedUserJSON(post.author, emails: emails),
             createdAt: StrapiTimestamp.string(from: post.createdAt), updatedAt: StrapiTimestamp.string(from: post.updatedAt),
             comments: post.comments.map(CommentShallowJSON.init)
         )
@@ -20,9 +20,9 @@ extension PostJSON {
 }
 
 extension CommentJSON {
-    init(_ comment: Comment) {
+    init(_ comment: Comment, emails: EmailDisclosure) {
         self.init(
-            id: comment.id, comment: comment.text, user: StrapiNestedUserJSON(comment.author), post: PostShallowJSON(comment.post),
+            id: comment.id, comment: comment.text, user: StrapiNestedUserJSON(comment.author, emails: emails), post: PostShallowJSON(comment.post),
             createdAt: StrapiTimestamp.string(from: comment.createdAt), updatedAt: StrapiTimestamp.string(from: comment.updatedAt)
         )
     }

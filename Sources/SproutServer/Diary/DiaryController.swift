@@ -54,8 +54,13 @@ struct DiaryController<Context: RequestContext> {
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let account = try await DiaryCallers.account(of: request, from: callers)
-        guard let tombstone = try await repository.delete(accountID: account.id, id: try entryID(context), now: Date()) else {
-            throw DiaryError.notFound
+        let id = try entryID(context)
+        let base = try DiaryInput.deleteBase(query: request.queryFields, ifMatch: request.headers[.ifMatch])
+        let tombstone: DiaryEntry
+        switch try await repository.delete(accountID: account.id, id: id, base: base, now: Date()) {
+        case .deleted(let entry): tombstone = entry
+        case .notFound: throw DiaryError.notFound
+        case .moved: throw DiaryError.movedSinceBase
         }
         return try Response.json(DiaryTombstoneJSON(
             id: tombstone.id, updatedAt: DiaryTimestamp.string(fromMilliseconds: Int64(tombstone.updatedMilliseconds))

@@ -16,6 +16,11 @@ struct DiaryError: HTTPResponseError {
         status: .conflict, message: "Other writes to this entry kept overtaking this one; send it again."
     )
 
+    static let movedSinceBase = DiaryError(
+        status: .conflict,
+        message: "The entry changed since baseUpdatedAt (another device wrote it): fetch it, then decide again."
+    )
+
     static func unreadableBody(_ error: BodyReadingError) -> DiaryError {
         DiaryError(status: error.status, message: error.message)
     }

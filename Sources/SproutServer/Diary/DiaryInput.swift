@@ -62,6 +62,26 @@ enum DiaryInput {
         return .page(limit: limit, offset: offset ?? 0)
     }
 
+    /// A DELETE's base: `baseUpdatedAt` in the query, or `If-Match` holding the same timestamp (quoted as an
+    /// entity tag or not). Both given must agree; nil when neither is (an unconditional delete, as before).
+    static func deleteBase(query: FormFields, ifMatch: String?) throws(DiaryError) -> Int? {
+        let refusal = DiaryError.badRequest("baseUpdatedAt (or If-Match) must be a UTC timestamp such as 2026-11-23T11:02:03.456Z.")
+        var base: Int?
+        if let raw = query["baseUpdatedAt"] {
+            guard let text = raw.asText, let parsed = timestamp(text) else { throw refusal }
+            base = parsed
+        }
+        if let ifMatch = ifMatch?.trimmingWhitespace, !ifMatch.isEmpty {
+            var tag = Substring(ifMatch)
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = tag.dropFirst().dropLast() }
+            guard let parsed = timestamp(String(tag)) else { throw refusal }
+            guard base == nil || base == parsed else { throw DiaryError.badRequest("baseUpdatedAt and If-Match name different versions.") }
+            base = parsed
+        }
+        return base
+    }
+
     static func timestamp(_ text: String) -> Int? {
         guard let milliseconds = DiaryTimestamp.milliseconds(from: text), (0...Int64(latestMilliseconds)).contains(milliseconds) else { return nil }
         return Int(milliseconds)

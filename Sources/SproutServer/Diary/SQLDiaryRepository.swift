@@ -47,18 +47,32 @@ struct SQLDiaryRepository: Sendable {
     }
 
     /// Turns a live entry into a tombstone; nil when there is no live entry.
-    func delete(accountID: Int, id: String, now: Date) async throws -> DiaryEntry? {
-        try await executor.writeSequence([
+    enum DeleteOutcome: Equatable {
+        case deleted(DiaryEntry)
+        /// No live entry has this id.
+        case notFound
+        /// The entry moved on since `base`: another device wrote it, and this device has not seen that write.
+        case moved(DiaryEntry)
+    }
+
+    /// Turns the entry into a tombstone; with `base`, only while the entry's `updatedAt` is still `base`.
+    func delete(accountID: Int, id: String, base: Int? = nil, now: Date) async throws -> DeleteOutcome {
+        var deletion = SQLStatement("""
+            UPDATE diary_entries SET deleted = TRUE, title = '', body = '', weather_main = NULL, weather_description = NULL,
+              weather_icon = NULL, weather_temp_c = NULL, base_ms = NULL,
+              updated_ms = (SELECT last_ms FROM diary_clocks WHERE account_id = $1)
+            WHERE account_id = $1 AND entry_id = $2 AND deleted = FALSE
+            """, .int(accountID), .text(id))
+        if let base { deletion.sql += " AND updated_ms = \(deletion.bind(.int(base)))" }
+        deletion.sql += " RETURNING \(DiaryEntry.columns)"
+        let tombstone = try await executor.writeSequence([
             clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now))),
             pruneVersions(accountID: accountID, id: id),
-            SQLStatement("""
-                UPDATE diary_entries SET deleted = TRUE, title = '', body = '', weather_main = NULL, weather_description = NULL,
-                  weather_icon = NULL, weather_temp_c = NULL, base_ms = NULL,
-                  updated_ms = (SELECT last_ms FROM diary_clocks WHERE account_id = $1)
-                WHERE account_id = $1 AND entry_id = $2 AND deleted = FALSE
-                RETURNING \(DiaryEntry.columns)
-                """, .int(accountID), .text(id)),
+            deletion,
         ], as: DiaryEntry.self).first
+        if let tombstone { return .deleted(tombstone) }
+        guard base != nil, let current = try await entry(accountID: accountID, id: id), !current.deleted else { return .notFound }
+        return .moved(current)
     }
 
     /// Live entries newest first by `createdAt` (ties: id descending), and how many there are.

@@ -21,6 +21,7 @@ struct MarketError: HTTPResponseError {
     static let alreadyAVendor = MarketError(status: .conflict, message: "This account is already a vendor.")
     static let vendorNameTaken = MarketError(status: .conflict, message: "This vendor name is taken.")
     static let vendorIdentifierTaken = MarketError(status: .conflict, message: "This vendor identifier belongs to another vendor.")
+    static let tooManyVendors = MarketError(status: .tooManyRequests, message: "Too many vendors were created from this address in the last hour; try again later.")
     static let vendorIDTaken = MarketError(status: .conflict, message: "This vendor id is taken.")
 
     static func unreadableBody(_ error: BodyReadingError) -> MarketError {

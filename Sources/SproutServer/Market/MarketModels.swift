@@ -44,8 +44,10 @@ struct MarketProduct: Sendable, Equatable {
     let price: Double
     let discountedPrice: Double
     let stock: Int
-    /// The per-product secret of the v2 delete flow (a lowercase UUID).
-    let secret: String
+    /// The unique random value the product was inserted under (its `secret` column), by which the creating
+    /// transaction finds it. No credential: the delete flows' product secret is derived from the vendor secret
+    /// (`MarketVendor.productSecret(of:)`).
+    let creationKey: String
     let thumbnailImageID: Int?
     let createdAt: Date
     var images: [MarketProductImage]

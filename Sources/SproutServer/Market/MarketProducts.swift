@@ -49,7 +49,7 @@ struct MarketProducts: Sendable {
             }
             guard let draft else { throw MarketError.badRequest("The params part is missing.") }
             guard !stored.isEmpty else { throw MarketError.badRequest("At least one image is required.") }
-            return try await repository.create(draft, vendorID: vendor.id, images: stored, secret: UUID().uuidString.lowercased(), at: Date())
+            return try await repository.create(draft, vendorID: vendor.id, images: stored, creationKey: UUID().uuidString.lowercased(), at: Date())
         } catch {
             try? await storage.delete(stored.flatMap(\.fileNames))
             throw error
@@ -141,7 +141,7 @@ struct MarketProducts: Sendable {
             name: changes.name ?? product.name, description: changes.description ?? product.description,
             currency: changes.currency?.rawValue ?? product.currency, price: changes.price ?? product.price,
             discountedPrice: changes.discountedPrice ?? product.discountedPrice, stock: changes.stock ?? product.stock,
-            secret: product.secret, thumbnailImageID: changes.thumbnailImageID ?? product.thumbnailImageID,
+            creationKey: product.creationKey, thumbnailImageID: changes.thumbnailImageID ?? product.thumbnailImageID,
             createdAt: product.createdAt, images: product.images
         )
         try MarketInput.checkDiscount(merged.discountedPrice, price: merged.price)
@@ -154,13 +154,13 @@ struct MarketProducts: Sendable {
     func productSecret(id: Int, vendor: MarketVendor, fields: FormFields) async throws -> String {
         let product = try await ownProduct(id: id, vendor: vendor)
         guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
-        return product.secret
+        return vendor.productSecret(of: product.id)
     }
 
     /// Deletes the vendor's product when `productSecret` is its secret; answers the product as it was.
     func delete(id: Int, productSecret: String, vendor: MarketVendor) async throws -> MarketProduct {
         let product = try await ownProduct(id: id, vendor: vendor)
-        guard productSecret == product.secret else { throw MarketError.wrongProductSecret }
+        guard vendor.isProductSecret(productSecret, of: product.id) else { throw MarketError.wrongProductSecret }
         guard try await repository.delete(id: id, vendorID: vendor.id) else { throw MarketError.productNotFound }
         try await storage.delete(product.images.flatMap { MarketImageFileName.pair(key: $0.storageKey, format: $0.format) })
         return product

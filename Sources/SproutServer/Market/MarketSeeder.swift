@@ -45,7 +45,7 @@ public struct MarketSeeder: Sendable {
                 currency: number % 7 == 0 ? .usd : .krw, price: price,
                 discountedPrice: number % 3 == 0 ? price / 10 : 0, stock: number % 5
             )
-            _ = try await parts.products.repository.create(draft, vendorID: vendor.id, images: [stored], secret: UUID().uuidString.lowercased(), at: Date())
+            _ = try await parts.products.repository.create(draft, vendorID: vendor.id, images: [stored], creationKey: UUID().uuidString.lowercased(), at: Date())
             if number + 1 == count || (number + 1) % 1000 == 0 { progress(number + 1) }
         }
         if database.executor.dialect == .postgres {

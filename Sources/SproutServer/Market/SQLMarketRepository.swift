@@ -92,8 +92,8 @@ struct SQLMarketRepository: Sendable {
     // MARK: - Writes
 
     /// The product, its images and its thumbnail choice (the first image) in one transaction; answered from the
-    /// database by the new product's secret, which is unique.
-    func create(_ draft: MarketProductDraft, vendorID: Int, images: [StoredMarketImage], secret: String, at now: Date) async throws -> MarketProduct {
+    /// database by the new product's creation key, which is unique.
+    func create(_ draft: MarketProductDraft, vendorID: Int, images: [StoredMarketImage], creationKey: String, at now: Date) async throws -> MarketProduct {
         let product = SQLStatement(
             """
             INSERT INTO market_products
@@ -101,10 +101,10 @@ struct SQLMarketRepository: Sendable {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
             """,
             .int(vendorID), .text(draft.name), .text(draft.description), .text(draft.currency.rawValue),
-            .double(draft.price), .double(draft.discountedPrice), .int(draft.stock), .text(secret),
+            .double(draft.price), .double(draft.discountedPrice), .int(draft.stock), .text(creationKey),
             .text(Self.searchText(name: draft.name, description: draft.description)), .date(now)
         )
-        var imageRows = SQLStatement(sql: "", binds: [.text(secret), .date(now)])
+        var imageRows = SQLStatement(sql: "", binds: [.text(creationKey), .date(now)])
         let values = images.enumerated().map { position, image in
             "((SELECT id FROM market_products WHERE secret = $1), \(imageRows.bind(.int(position))), "
                 + "\(imageRows.bind(.text(image.storageKey))), \(imageRows.bind(.text(image.format.rawValue))), "
@@ -120,12 +120,12 @@ struct SQLMarketRepository: Sendable {
               (SELECT id FROM market_images WHERE product_id = market_products.id ORDER BY position LIMIT 1)
             WHERE secret = $1
             """,
-            .text(secret)
+            .text(creationKey)
         )
         try await executor.writeAll([product, imageRows, thumbnail])
         executor.noteGrowth(of: "market_products", by: 1)
         executor.noteGrowth(of: "market_images", by: images.count)
-        guard let created = try await self.product(where: "p.secret = $1", .text(secret)) else {
+        guard let created = try await self.product(where: "p.secret = $1", .text(creationKey)) else {
             throw SQLRowError.missingReturnedRow
         }
         return created
@@ -176,7 +176,7 @@ private struct MarketProductRow: SQLRowDecodable {
         product = MarketProduct(
             id: try row.int(0), vendorID: try row.int(1), vendorName: try row.string(2), vendorCreatedAt: try row.date(3),
             name: try row.string(4), description: try row.string(5), currency: try row.string(6), price: try row.double(7),
-            discountedPrice: try row.double(8), stock: try row.int(9), secret: try row.string(10),
+            discountedPrice: try row.double(8), stock: try row.int(9), creationKey: try row.string(10),
             thumbnailImageID: row.isNull(11) ? nil : try row.int(11), createdAt: try row.date(12), images: []
         )
         image = row.isNull(13) ? nil : MarketProductImage(

@@ -4,9 +4,11 @@ import SproutWire
 
 /// `/api/vendors`: an account (Bearer token or the web app's session) becomes a vendor once, reads its
 /// credentials, and rotates its secret. Answers depend on the caller, so they are never cached.
-struct VendorsController<Context: RequestContext> {
+struct VendorsController<Context: ClientOriginRequestContext> {
     let vendors: MarketVendors
     let authenticator: any CallerResolving
+    /// Vendor creations per client address and hour (each account may make one; this bounds sign-up sprees).
+    let addressLimit: AddressRateLimit
     let maxBodySize: Int
 
     var endpoints: RouteCollection<Context> {
@@ -21,6 +23,7 @@ struct VendorsController<Context: RequestContext> {
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         let account = try await account(of: request)
         let fields = try await request.bodyFields(limit: maxBodySize, refusal: MarketError.unreadableBody)
+        guard try await addressLimit.claim(.vendorCreation, address: context.client.address) else { throw MarketError.tooManyVendors }
         let vendor = try await vendors.create(accountID: account.id, name: fields["name"]?.asText ?? "")
         return try Response.json(MarketVendorJSON(vendor), status: .created)
     }

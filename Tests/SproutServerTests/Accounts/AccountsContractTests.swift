@@ -27,14 +27,15 @@ import Testing
         }
     }
 
-    @Test func tokenPayloadIsStrapisIdIatExpWithThirtyDays() async throws {
+    @Test func tokenPayloadIsStrapisIdIatExpWithThirtyDaysPlusRevocationClaims() async throws {
         try await withTestApp { client, _ in
             let account = try await client.signUp("payload")
             let part = String(account.token.split(separator: ".")[1])
             var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             while base64.count % 4 != 0 { base64 += "=" }
             let payload = try JSON(parsing: try #require(Data(base64Encoded: base64)))
-            #expect(payload.keys == ["id", "iat", "exp"])
+            // Strapi's three claims, plus Sprout's revocation claims (TokenRevocationTests), which no app reads.
+            #expect(payload.keys == ["id", "iat", "exp", "gen", "jti"])
             #expect(payload["id"]?.int == account.id)
             let lifetime = try #require(payload["exp"]?.int) - (try #require(payload["iat"]?.int))
             #expect(lifetime == 30 * 24 * 3600)
@@ -202,7 +203,7 @@ import Testing
             #expect(changed.status == .ok)
             #expect(changed.json?["id"]?.int == account.id)
             #expect(changed.json?["role"]?["type"] == .string("authenticated"))
-            // The app keeps its token after a change.
+            // The app keeps its token after a change (every other one ends: TokenRevocationTests).
             #expect(try await client.send(.get, "/users/me", headers: account.bearer).status == .ok)
             #expect(try await client.sendForm(.post, "/auth/local", "identifier=changer&password=password1").status == .badRequest)
             #expect(try await client.sendForm(.post, "/auth/local", "identifier=changer&password=newpass1").status == .ok)

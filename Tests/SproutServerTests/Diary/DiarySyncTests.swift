@@ -84,6 +84,34 @@ import Testing
         }
     }
 
+    /// Security review, point 8: a stale device's DELETE discarded a newer edit. With the `updatedAt` it last saw
+    /// (`baseUpdatedAt` in the query or `If-Match`), the DELETE answers 409 when the entry moved on and leaves it;
+    /// with the current one it deletes.
+    @Test func aDeleteWithAStaleBaseIsRefusedWith409AndLeavesTheNewerEdit() async throws {
+        try await withTestApp { client, _ in
+            let account = try await client.signUp("diarist")
+            let id = DiaryTest.newID()
+            let seen = try await client.putEntry(id, DiaryEntryWriteJSON(title: "처음", body: ""), as: account).entry
+            let newer = try await client.putEntry(id, DiaryEntryWriteJSON(title: "다른 기기에서 고침", body: "", baseUpdatedAt: seen.updatedAt), as: account).entry
+
+            let stale = try await client.diary(.delete, "/api/diary/entries/\(id)?baseUpdatedAt=\(seen.updatedAt)", as: account)
+            #expect(stale.status == .conflict)
+            var headers = account.bearer
+            headers[.ifMatch] = "\"\(seen.updatedAt)\""
+            let staleByTag = try await client.execute(uri: "/api/diary/entries/\(id)", method: .delete, headers: headers) { $0.status }
+            #expect(staleByTag == .conflict)
+            #expect(try await client.diary(.get, "/api/diary/entries/\(id)", as: account).entry.title == "다른 기기에서 고침")
+
+            headers[.ifMatch] = "\"\(newer.updatedAt)\""
+            let current = try await client.execute(uri: "/api/diary/entries/\(id)", method: .delete, headers: headers) { $0.status }
+            #expect(current == .ok)
+            #expect(try await client.diary(.get, "/api/diary/entries/\(id)", as: account).status == .notFound)
+            // A base on an entry that is gone (or never was) is a 404, as without one.
+            #expect(try await client.diary(.delete, "/api/diary/entries/\(id)?baseUpdatedAt=\(newer.updatedAt)", as: account).status == .notFound)
+            #expect(try await client.diary(.delete, "/api/diary/entries/\(id)?baseUpdatedAt=yesterday", as: account).status == .badRequest)
+        }
+    }
+
     @Test func aPutReplayedAfterALostAnswerIsHarmless() async throws {
         try await withTestApp { client, _ in
             let account = try await client.signUp("diarist")

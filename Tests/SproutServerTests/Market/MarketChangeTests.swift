@@ -163,6 +163,53 @@ import Testing
         }
     }
 
+    /// Security review, point 5: product secrets outlived a vendor-secret rotation. They are derived from the
+    /// vendor secret now, so a rotation re-issues them all: the old product secret and the old v3 path stop working.
+    @Test func rotatingTheVendorSecretReissuesEveryProductSecret() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("rotator")
+            let id = try #require(try await client.registerProduct(as: vendor)["id"]?.int)
+            let other = try #require(try await client.registerProduct(as: vendor)["id"]?.int)
+            var headers = vendor.identifierHeader
+            headers[.contentType] = "application/json"
+            func lookUp(_ path: String, _ product: Int, secret: String) async throws -> String {
+                try await client.raw(.post, "/api/products/\(product)/\(path)", headers: headers, body: Array(#"{"secret": "\#(secret)"}"#.utf8)).text
+            }
+            let before = try await lookUp("secret", id, secret: vendor.secret)
+            let archivedBefore = try await lookUp("archived", id, secret: vendor.secret)
+            #expect(try await lookUp("secret", other, secret: vendor.secret) != before)  // one per product
+            #expect(try await lookUp("secret", id, secret: vendor.secret) == before)  // and stable
+            let newSecret = try #require(try await client.send(.post, "/api/vendors/me/secret", headers: vendor.account.bearer).json?["secret"]?.string)
+            let after = try await lookUp("secret", id, secret: newSecret)
+            #expect(after != before && UUID(uuidString: after) != nil && after == after.lowercased())
+            #expect(try await client.send(.delete, "/api/products/\(id)/\(before)", headers: vendor.identifierHeader).status == .badRequest)
+            #expect(try await client.send(.delete, archivedBefore, headers: vendor.identifierHeader).status == .badRequest)
+            #expect(try await client.send(.delete, "/api/products/\(id)/\(after)", headers: vendor.identifierHeader).status == .ok)
+        }
+    }
+
+    /// The access log wrote `DELETE /api/products/{id}/{product secret}` whole; the secret is `***` now, in both
+    /// delete forms.
+    @Test func theAccessLogLeavesProductSecretsOut() async throws {
+        let recorder = LogRecorder()
+        try await withTestApp(logger: recorder.logger(level: .info)) { client, _ in
+            let vendor = try await client.makeVendor("logged")
+            let first = try #require(try await client.registerProduct(as: vendor)["id"]?.int)
+            let second = try #require(try await client.registerProduct(as: vendor)["id"]?.int)
+            var headers = vendor.identifierHeader
+            headers[.contentType] = "application/json"
+            let secret = try await client.raw(.post, "/api/products/\(first)/secret", headers: headers, body: Array(#"{"secret": "\#(vendor.secret)"}"#.utf8)).text
+            let path = try await client.raw(.post, "/api/products/\(second)/archived", headers: headers, body: Array(#"{"secret": "\#(vendor.secret)"}"#.utf8)).text
+            #expect(try await client.send(.delete, "/api/products/\(first)/\(secret)", headers: vendor.identifierHeader).status == .ok)
+            #expect(try await client.send(.delete, path, headers: vendor.identifierHeader).status == .ok)
+            let token = String(path.dropFirst("/api/products/".count))
+            let lines = recorder.records.map(\.message)
+            #expect(lines.contains("DELETE /api/products/\(first)/*** 200"))
+            #expect(lines.contains("DELETE /api/products/*** 200"))
+            #expect(!lines.contains { $0.contains(secret) || $0.contains(token) })
+        }
+    }
+
     @Test func vendorAdministrationCreatesShowsAndRotates() async throws {
         try await withTestApp { client, database in
             let account = try await client.signUp("cli")

@@ -23,6 +23,15 @@ extension TestClientProtocol {
         return TestAccount(id: id, username: username, token: token)
     }
 
+    /// Logs `username` in through the API and returns a new token of the account.
+    func logIn(_ username: String, password: String = "password1") async throws -> TestAccount {
+        let response = try await sendForm(.post, "/auth/local", "identifier=\(username)&password=\(password)")
+        guard response.status == .ok, let token = response.json?["jwt"]?.string, let id = response.json?["user"]?["id"]?.int else {
+            throw TestFailure("login failed: \(response.status) \(String(describing: response.json))")
+        }
+        return TestAccount(id: id, username: username, token: token)
+    }
+
     /// Sends a form body with the given extra headers.
     @discardableResult
     func sendForm(_ method: HTTPRequest.Method, _ uri: String, _ form: String, headers: HTTPFields) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?) {
@@ -62,10 +71,14 @@ extension String {
 }
 
 extension SproutDatabase {
-    /// A token for `accountID` signed with the database's key as if issued at `date` (expired when older than
-    /// 30 days), or with another secret when `secret` is given.
-    func token(for accountID: Int, issuedAt date: Date = Date(), secret: String? = nil) async throws -> String {
-        try await AccountTokens(configuredSecret: secret, secrets: ServerSecrets(executor: executor)).issue(accountID: accountID, at: date)
+    /// A token for `accountID` of token generation `generation`, signed with the database's key as if issued at
+    /// `date` (expired when older than 30 days), or with another secret when `secret` is given.
+    func token(
+        for accountID: Int, generation: Int = 0, issuedAt date: Date = Date(), lifetime: TimeInterval = AccountTokens.lifetime,
+        secret: String? = nil
+    ) async throws -> String {
+        try await AccountTokens(configuredSecret: secret, secrets: ServerSecrets(executor: executor))
+            .issue(accountID: accountID, generation: generation, at: date, lifetime: lifetime)
     }
 }
 
@@ -77,6 +90,7 @@ extension SproutDatabase {
         var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
         configuration.passwordHashCost = 4
         configuration.weather.provider = .off
+        configuration.signUpsPerAddressPerHour = 0
         configure(&configuration)
         return buildApplication(configuration, database: database, logger: logger)
     }

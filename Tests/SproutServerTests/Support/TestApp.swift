@@ -23,6 +23,8 @@ func withTestApp<Value: Sendable>(
     configuration.dataDirectory = dataDirectory.path
     // No test reaches a real weather service; the weather tests name their fake upstream.
     configuration.weather.provider = .off
+    // Every test client calls from one address and many sign up dozens of accounts; AddressRateLimitTests turn it on.
+    configuration.signUpsPerAddressPerHour = 0
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }

@@ -69,7 +69,7 @@ struct WebSessionController<Context: ClientOriginRequestContext> {
     @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
         try refuseOtherSites(request)
         let input = try AccountInput.registration(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let account = try await service.register(input)
+        let account = try await service.register(input, address: context.client.address)
         return try await signIn(account, replacing: request, context: context)
     }
 

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Events counted per key in a sliding window, shared by every server process on the database: a row per event
+/// in `rate_limit_events`. `claim` records an event only while the key is under its limit, in one transaction
+/// that waits for the key's other claims (a PostgreSQL advisory lock; SQLite has one writer), so a burst of
+/// concurrent calls cannot all slip under the limit before any is recorded.
+struct RateLimitLedger: Sendable {
+    /// Rows older than this are of no window any more and are swept by every claim.
+    static let longestWindow: TimeInterval = 24 * 3600
+
+    let executor: any SQLExecutor
+
+    /// Records one event for `key`, or answers false when `limit` events were already recorded within `window`.
+    func claim(_ key: String, limit: Int, window: TimeInterval, at now: Date = Date()) async throws -> Bool {
+        var statements: [SQLStatement] = []
+        if executor.dialect == .postgres {
+            statements.append(SQLStatement("SELECT pg_advisory_xact_lock(hashtext($1))", .text("rate:" + key)))
+        }
+        statements.append(SQLStatement("DELETE FROM rate_limit_events WHERE at <= $1", .date(now.addingTimeInterval(-Self.longestWindow))))
+        statements.append(SQLStatement(
+            """
+            INSERT INTO rate_limit_events (key, at) SELECT $1, $2
+            WHERE (SELECT count(*) FROM rate_limit_events WHERE key = $1 AND at > $3) < $4
+            RETURNING key
+            """,
+            .text(key), .date(now), .date(now.addingTimeInterval(-min(window, Self.longestWindow))), .int(limit)
+        ))
+        return try await !executor.writeSequence(statements, as: SQLTextValue.self).isEmpty
+    }
+}
