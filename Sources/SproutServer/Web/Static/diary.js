@@ -7,12 +7,13 @@
 // again on edits, and nothing is made up when it cannot be had. Weather icons are drawn here (SVG), not loaded.
 // Text the server has not confirmed is also kept in this browser (a draft in localStorage, per account), so a
 // closed tab or a lost connection loses nothing: it is saved when the server answers again, from the editor or
-// from the list, and the editor offers it back when the server's copy changed meanwhile.
+// from the list, and the editor offers it back when the server's copy changed meanwhile. The editor also shows the
+// versions the server kept of an entry ("이전 버전") and restores one, and offers to bring back a deleted entry.
 "use strict";
 
 (() => {
   // notify(): messages in the page's toast; confirmations fade, errors stay.
-  const { api, flashNext, notify, particle, showError, endlessList, notFound, me } = window.Sprout;
+  const { api, flashNext, notify, particle, sentences, showError, endlessList, notFound, me } = window.Sprout;
   const $ = (id) => document.getElementById(id);
   const API = "/api/diary/entries";
   const PAGE_SIZE = 20;
@@ -37,6 +38,25 @@
   function longDate(text) {
     const date = new Date(text);
     return Number.isNaN(date.getTime()) ? "" : longDateFormat.format(date);
+  }
+
+  // When a kept version was replaced: "방금 전", "N분 전", "N시간 전" within a day (autosaves come seconds apart),
+  // then the long date with the time. `full` (a <time>'s title) has the seconds.
+  const dateTimeFormat = new Intl.DateTimeFormat("ko-KR", { dateStyle: "long", timeStyle: "short" });
+  const fullDateTimeFormat = new Intl.DateTimeFormat("ko-KR", { dateStyle: "long", timeStyle: "medium" });
+
+  function when(text) {
+    const date = new Date(text);
+    if (Number.isNaN(date.getTime())) return { short: "", full: "" };
+    const seconds = (Date.now() - date.getTime()) / 1000;
+    const short = seconds < 60 ? "방금 전" : seconds < 3600 ? `${Math.floor(seconds / 60)}분 전`
+      : seconds < 86400 ? `${Math.floor(seconds / 3600)}시간 전` : dateTimeFormat.format(date);
+    return { short, full: fullDateTimeFormat.format(date) };
+  }
+
+  function timeElement(text) {
+    const { short, full } = when(text);
+    return Object.assign(document.createElement("time"), { dateTime: text || "", title: full, textContent: short });
   }
 
   // ---- The text: the first line is the title, the rest the body (the app's split with maxSplits: 1) -------
@@ -443,6 +463,8 @@
     const shareButton = $("share-button");
     const dialog = $("delete-dialog");
     const weatherLine = $("weather");
+    const versionsButton = $("versions-button");
+    const versionsDialog = $("versions-dialog");
     const existing = page.dataset.entryId || null;
 
     const state = {
@@ -493,6 +515,7 @@
       date.dateTime = state.createdAt || "";
 
       deleteButton.hidden = !state.onServer;
+      versionsButton.hidden = !state.onServer || state.deleted;
       shareButton.disabled = !(parts.title + parts.body).trim();
 
       let message = "";
@@ -579,6 +602,9 @@
 
     // The server's answer to a save of `key` (and `weather`, when it carried some).
     function accepted(entry, key, weather) {
+      // Even while deleting: the deletion names the version the server has, and a save that was on its way when
+      // "삭제" was confirmed made a newer one.
+      state.updatedAt = entry.updatedAt;
       if (state.deleted) return;
       const first = !state.onServer;
       state.onServer = true;
@@ -806,7 +832,10 @@
         }
         // Neither the server nor this browser has anything under this id: the site's not-found panel, as the server
         // draws it for a malformed one.
-        if (!draft && failure.status === 404) return notFound("일기를 찾을 수 없어요. 삭제되었을 수 있어요.");
+        if (!draft && failure.status === 404) {
+          notFound("일기를 찾을 수 없어요. 삭제되었을 수 있어요.");
+          return offerDeletedEntry();
+        }
         showError(notice, failure.status === 404 ? "일기를 찾을 수 없어요. 삭제되었을 수 있어요."
           : `일기를 불러오지 못했어요. ${failure.message}`);
         if (draft && failure.status === 404) {
@@ -845,6 +874,208 @@
       fresh.textContent = "새 일기 따로 쓰기";
       $("restore-text").append(" ", fresh);
       return true;
+    }
+
+    // ---- Kept versions ("이전 버전"): what the server kept of this entry before a write or a deletion replaced it
+
+    // The reasons the server gives, as the page says them.
+    const REASONS = { replaced: "고치기 전", conflict: "다른 곳에서 덮어씀", deleted: "삭제됨" };
+    const versionsList = $("versions-list");
+    const versionPreview = $("version-preview");
+    const versionRestore = $("version-restore");
+    const versionsError = $("versions-error");
+    // `ticket` drops the answer to a listing the visitor closed before it came.
+    const versions = { shown: [], selected: -1, ticket: 0, restoring: false };
+
+    function reasonBadge(reason) {
+      const badge = Object.assign(document.createElement("span"), { className: "diary-version-reason", textContent: REASONS[reason] || "지난 버전" });
+      badge.dataset.reason = String(reason);
+      return badge;
+    }
+
+    function versionRow(version, index) {
+      const item = document.createElement("li");
+      const button = Object.assign(document.createElement("button"), { type: "button", className: "diary-version" });
+      button.dataset.index = String(index);
+      const title = Object.assign(document.createElement("span"), { className: "diary-version-row-title", textContent: version.title });
+      const meta = Object.assign(document.createElement("span"), { className: "diary-version-row-meta" });
+      meta.append(reasonBadge(version.reason), " ", timeElement(version.replacedAt));
+      button.append(title, meta);
+      item.append(button);
+      return item;
+    }
+
+    function showVersionList() {
+      versionPreview.hidden = true;
+      versionsList.hidden = false;
+      $("versions-lead").hidden = false;
+    }
+
+    async function openVersions() {
+      const ticket = ++versions.ticket;
+      versions.shown = [];
+      versions.selected = -1;
+      versionsList.replaceChildren();
+      showError(versionsError, "");
+      $("versions-empty").hidden = true;
+      $("versions-loading").hidden = false;
+      showVersionList();
+      versionsDialog.showModal();
+      $("versions-close").focus();
+      let answer;
+      try {
+        answer = await api("GET", `${entryPath(state.id)}/versions`);
+      } catch (failure) {
+        if (ticket !== versions.ticket) return;
+        $("versions-loading").hidden = true;
+        if (failure.status === 401) return logInAgain();
+        showError(versionsError, `이전 버전을 불러오지 못했어요. ${failure.message}`);
+        return;
+      }
+      if (ticket !== versions.ticket) return;
+      $("versions-loading").hidden = true;
+      versions.shown = Array.isArray(answer && answer.versions) ? answer.versions : [];
+      versionsList.replaceChildren(...versions.shown.map(versionRow));
+      $("versions-empty").hidden = versions.shown.length > 0;
+      // Into the list, at the newest, unless the visitor has moved on meanwhile.
+      if (versions.shown.length && document.activeElement === $("versions-close")) versionsList.querySelector("button").focus();
+    }
+
+    // One version's whole text, read-only, with the way to restore it.
+    function showVersion(index) {
+      const version = versions.shown[index];
+      if (!version) return;
+      versions.selected = index;
+      $("version-title").textContent = version.title;
+      const meta = $("version-meta");
+      meta.replaceChildren(reasonBadge(version.reason), " ", timeElement(version.replacedAt));
+      const written = longDate(version.createdAt);
+      const part = (words) => Object.assign(document.createElement("span"), { textContent: `· ${words}` });
+      if (written) meta.append(" ", part(`${written}의 일기`));
+      if (version.weather) meta.append(" ", part(version.weather.description || version.weather.main));
+      const body = $("version-text");
+      body.textContent = version.body || "(본문 없음)";
+      body.classList.toggle("is-empty", !version.body);
+      // Restoring the text the editor already holds would change nothing.
+      const same = keyOf(version) === keyOf(current());
+      $("version-same").hidden = !same;
+      versionRestore.disabled = same || versions.restoring;
+      showError(versionsError, "");
+      versionsList.hidden = true;
+      $("versions-empty").hidden = true;
+      $("versions-lead").hidden = true;
+      versionPreview.hidden = false;
+      $("version-title").focus();
+    }
+
+    // Puts the version's text back: a PUT like any save, made from the version the editor holds (`baseUpdatedAt`),
+    // so the text it replaces is kept as a version in turn. `createdAt` is left out (the server keeps it); the
+    // version's weather goes along when it had some.
+    async function restoreVersion() {
+      const version = versions.shown[versions.selected];
+      if (!version || versions.restoring) return;
+      versions.restoring = true;
+      versionRestore.disabled = true;
+      showError(versionsError, "");
+      try {
+        // Text typed but not yet saved goes to the server first, so that it is kept too rather than lost.
+        if (!isSaved()) {
+          const parts = current();
+          if (!hasTitle(parts) || titleTooLong(parts) || !(await save())) {
+            showError(versionsError, sentences("되돌리지 않았어요. 지금 쓰고 있는 글을 먼저 저장하지 못했어요",
+              state.failure ? state.failure.message : "첫 줄(제목)을 확인해 주세요."));
+            return;
+          }
+        }
+        const payload = { title: version.title, body: version.body };
+        if (version.weather) payload.weather = version.weather;
+        if (state.updatedAt) payload.baseUpdatedAt = state.updatedAt;
+        const put = () => api("PUT", entryPath(state.id), payload);
+        // In line with the saves, so no autosave overtakes it.
+        const restoring = state.chain.then(put, put);
+        state.chain = restoring.then(() => true, () => false);
+        let entry;
+        try {
+          entry = await restoring;
+        } catch (failure) {
+          if (failure.status === 401) return logInAgain();
+          showError(versionsError, `이 버전으로 되돌리지 못했어요. ${failure.message}`);
+          return;
+        }
+        state.failure = null;
+        showEntry(entry);
+        keepDraft();
+        versions.ticket += 1;
+        versionsDialog.close();
+        text.focus();
+        notify("이 버전으로 되돌렸어요. 바뀌기 전 글은 이전 버전에 남아 있어요.");
+      } finally {
+        versions.restoring = false;
+        if (versionsDialog.open) versionRestore.disabled = !$("version-same").hidden;
+      }
+    }
+
+    versionsButton.addEventListener("click", openVersions);
+    $("versions-close").addEventListener("click", () => versionsDialog.close());
+    versionsList.addEventListener("click", (event) => {
+      const button = event.target.closest("button.diary-version");
+      if (button) showVersion(Number(button.dataset.index));
+    });
+    $("version-back").addEventListener("click", () => {
+      showVersionList();
+      const row = versionsList.querySelector(`button[data-index="${versions.selected}"]`);
+      (row || $("versions-close")).focus();
+    });
+    versionRestore.addEventListener("click", restoreVersion);
+    // Closed by 닫기 or Escape (the dialog's own): an answer still on its way is dropped, and the focus goes back
+    // to "이전 버전" (after a restore it is on the text already).
+    versionsDialog.addEventListener("close", () => {
+      versions.ticket += 1;
+      if (!editor.contains(document.activeElement) || document.activeElement === document.body) versionsButton.focus();
+    });
+
+    // ---- A deleted entry: the server kept its text, so the not-found panel offers to bring it back
+
+    // Called once the panel is drawn. A PUT without `baseUpdatedAt` brings a tombstone back (201) with the newest
+    // kept version's text, date and weather; the editor then opens it. An id the server never had (404) or a failed
+    // look-up leaves the panel as it is.
+    async function offerDeletedEntry() {
+      let answer;
+      try {
+        answer = await api("GET", `${entryPath(state.id)}/versions`);
+      } catch {
+        return;
+      }
+      const newest = answer && Array.isArray(answer.versions) ? answer.versions[0] : null;
+      const panel = $("error-page");
+      const actions = panel && panel.querySelector(".error-actions");
+      if (!newest || !actions) return;
+      const line = Object.assign(document.createElement("p"), { id: "deleted-entry-text", className: "diary-deleted-entry" });
+      const { short } = when(newest.replacedAt);
+      const at = short === "방금 전" ? "방금 " : short ? `${short}에 ` : "";
+      line.textContent = newest.reason === "deleted"
+        ? `${particle(`“${newest.title}”`, "은/는")} ${at}삭제되었어요. 삭제하기 전 글이 남아 있어 되살릴 수 있어요.`
+        : `삭제된 일기의 지난 글(“${newest.title}”)이 남아 있어 되살릴 수 있어요.`;
+      const button = Object.assign(document.createElement("button"), {
+        type: "button", className: "button", id: "restore-deleted", textContent: "삭제된 일기 되살리기",
+      });
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        const payload = { title: newest.title, body: newest.body, createdAt: newest.createdAt };
+        if (newest.weather) payload.weather = newest.weather;
+        try {
+          await api("PUT", entryPath(state.id), payload);
+        } catch (failure) {
+          button.disabled = false;
+          if (failure.status === 401) return logInAgain();
+          notify(`일기를 되살리지 못했어요. ${failure.message}`, { kind: "error" });
+          return;
+        }
+        flashNext(`${particle(`“${newest.title}”`, "을/를")} 되살렸어요.`);
+        location.assign(`/diary/${state.id}`);
+      });
+      actions.before(line);
+      actions.prepend(button, " ");
     }
 
     // ---- Events
@@ -887,6 +1118,24 @@
       feedback.timer = setTimeout(() => { feedback.textContent = ""; }, 3000);
     });
 
+    // After a refused deletion: the entry as the server has it now, in place of what the page showed, and why
+    // nothing was deleted. False when it cannot be read (then the deletion is reported as it stands).
+    async function showChangedEntry() {
+      let entry;
+      try {
+        entry = await api("GET", entryPath(state.id));
+      } catch {
+        return false;
+      }
+      state.deleted = false;
+      state.failure = null;
+      clearTimeout(state.retryTimer);
+      showEntry(entry);
+      keepDraft();
+      showError(notice, "다른 곳에서 고친 내용이 있어 지우지 않았어요. 최신 내용을 불러왔어요.");
+      return true;
+    }
+
     deleteButton.addEventListener("click", () => dialog.showModal());
     dialog.addEventListener("close", async () => {
       if (dialog.returnValue !== "delete") return;
@@ -895,11 +1144,16 @@
       clearTimeout(state.retryTimer);
       state.deleted = true;
       render();
+      showError(notice, "");
       // A save still on its way would bring the entry back after the deletion.
       await state.chain;
+      // The deletion names the version this page shows: if another device has written the entry since, the server
+      // refuses (409) rather than delete text the visitor never saw.
+      const base = state.updatedAt ? `?${new URLSearchParams({ baseUpdatedAt: state.updatedAt })}` : "";
       try {
-        await api("DELETE", entryPath(state.id));
+        await api("DELETE", entryPath(state.id) + base);
       } catch (failure) {
+        if (failure.status === 409 && await showChangedEntry()) return;
         if (failure.status !== 404) {
           state.deleted = false;
           render();

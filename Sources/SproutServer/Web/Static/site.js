@@ -173,6 +173,7 @@
     "No diary entry has this id.": ENTRY_GONE,
     "This account never had a diary entry with this id.": ENTRY_GONE,
     "Other writes to this entry kept overtaking this one; send it again.": "다른 곳에서 이 일기를 계속 저장하고 있어요. 다시 저장해 주세요.",
+    "The entry changed since baseUpdatedAt (another device wrote it): fetch it, then decide again.": "다른 곳에서 이 일기를 고쳤어요. 최신 내용을 불러온 뒤 다시 해 주세요.",
     "The entry id must be a UUID.": "일기 주소가 올바르지 않아요.",
     "title must not be empty: it is the first line of the entry.": "첫 줄(제목)을 입력해 주세요.",
     "title is the first line: it cannot hold a line break.": "제목은 한 줄로 써 주세요.",
