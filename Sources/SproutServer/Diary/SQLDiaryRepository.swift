@@ -16,8 +16,8 @@ struct SQLDiaryRepository: Sendable {
     static let defaultKeptVersions = 50
     static let keptVersionsRange = 1...1000
 
-    /// How often a `PUT` reads again when other writes to the same entry keep overtaking it.
-    static let putAttempts = 8
+    /// PUTs of one entry, one at a time in this process.
+    let writers = RowSerializer()
     /// The most versions `/versions` answers with.
     static let versionsShown = 100
 
@@ -29,21 +29,28 @@ struct SQLDiaryRepository: Sendable {
         ), as: DiaryEntry.self)
     }
 
+    /// Writes only over the version it read. PUTs of one entry take turns in this process (`RowSerializer`); one
+    /// overtaken by a write of another process reads again, for up to `OvertakenWrite.patience`, so a PUT does
+    /// not fail because another landed.
     func put(accountID: Int, id: String, write: DiaryWrite, now: Date) async throws -> DiaryPutOutcome {
         let nowMilliseconds = Int(DiaryTimestamp.milliseconds(of: now))
-        for _ in 0..<Self.putAttempts {
-            let current = try await entry(accountID: accountID, id: id)
-            let live = current.flatMap { $0.deleted ? nil : $0 }
-            let content = write.content(replacing: live?.content, now: nowMilliseconds)
-            if let live, live.content == content { return .replaced(live) }
-            let written = try await executor.writeSequence([
-                clockTick(accountID: accountID, now: nowMilliseconds),
-                pruneVersions(accountID: accountID, id: id),
-                upsert(accountID: accountID, id: id, content: content, base: write.baseMilliseconds, expected: current?.updatedMilliseconds),
-            ], as: DiaryEntry.self)
-            if let entry = written.first { return live == nil ? .created(entry) : .replaced(entry) }
+        return try await writers.run("\(accountID):\(id)") {
+            let deadline = ContinuousClock.now.advanced(by: OvertakenWrite.patience)
+            while true {
+                let current = try await entry(accountID: accountID, id: id)
+                let live = current.flatMap { $0.deleted ? nil : $0 }
+                let content = write.content(replacing: live?.content, now: nowMilliseconds)
+                if let live, live.content == content { return .replaced(live) }
+                let written = try await executor.writeSequence([
+                    clockTick(accountID: accountID, now: nowMilliseconds),
+                    pruneVersions(accountID: accountID, id: id),
+                    upsert(accountID: accountID, id: id, content: content, base: write.baseMilliseconds, expected: current?.updatedMilliseconds),
+                ], as: DiaryEntry.self)
+                if let entry = written.first { return live == nil ? .created(entry) : .replaced(entry) }
+                guard ContinuousClock.now < deadline else { throw DiaryError.busy }
+                try await OvertakenWrite.pause()
+            }
         }
-        throw DiaryError.busy
     }
 
     /// Turns a live entry into a tombstone; nil when there is no live entry.

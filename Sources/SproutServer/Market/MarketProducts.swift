@@ -12,6 +12,8 @@ struct MarketProducts: Sendable {
     let images: any MarketImageProcessing
     let limits: MarketUploadLimits
     let uploadRate: MarketUploadRate
+    /// PATCHes of one product, one at a time in this process.
+    let rowWriters = RowSerializer()
 
     // MARK: - Register
 
@@ -118,21 +120,29 @@ struct MarketProducts: Sendable {
 
     // MARK: - Modify
 
-    /// A partial merge checked on the merged product, written only over what was read (retried if another
-    /// change landed in between).
+    /// A partial merge checked on the merged product, written only over what was read. PATCHes of one product
+    /// take turns in this process (`RowSerializer`); one overtaken by another process reads again, for up to
+    /// `OvertakenWrite.patience`, so a PATCH does not fail because another landed (the contract has no 409 here).
     func modify(id: Int, vendor: MarketVendor, fields: FormFields) async throws -> MarketProduct {
-        var current = try await ownProduct(id: id, vendor: vendor)
+        _ = try await ownProduct(id: id, vendor: vendor)  // 404 or 403 before the secret is looked at
         guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
         let changes = try MarketInput.changes(fields)
-        for attempt in 0..<5 {
-            if attempt > 0 { current = try await ownProduct(id: id, vendor: vendor) }
-            let merged = try merge(changes, into: current)
-            if merged == current { return current }
-            if try await repository.replace(current, with: merged) {
-                return try await repository.product(id: id) ?? merged
+        return try await rowWriters.run("product:\(id)") {
+            let deadline = ContinuousClock.now.advanced(by: OvertakenWrite.patience)
+            while true {
+                // Read inside the turn: the request before this one may have changed the product meanwhile.
+                let current = try await ownProduct(id: id, vendor: vendor)
+                let merged = try merge(changes, into: current)
+                if merged == current { return current }
+                if try await repository.replace(current, with: merged) {
+                    return try await repository.product(id: id) ?? merged
+                }
+                guard ContinuousClock.now < deadline else {
+                    throw MarketError(status: .serviceUnavailable, message: "The product is being changed without pause by other servers; try again.")
+                }
+                try await OvertakenWrite.pause()
             }
         }
-        throw MarketError(status: .conflict, message: "The product is being changed by another request; try again.")
     }
 
     private func merge(_ changes: MarketProductChanges, into product: MarketProduct) throws -> MarketProduct {

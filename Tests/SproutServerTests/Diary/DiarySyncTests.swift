@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import SproutWire
 import Testing
@@ -109,6 +110,24 @@ import Testing
             // A base on an entry that is gone (or never was) is a 404, as without one.
             #expect(try await client.diary(.delete, "/api/diary/entries/\(id)?baseUpdatedAt=\(newer.updatedAt)", as: account).status == .notFound)
             #expect(try await client.diary(.delete, "/api/diary/entries/\(id)?baseUpdatedAt=yesterday", as: account).status == .badRequest)
+        }
+    }
+
+    /// Security review, point 16: concurrent PUTs of one entry answered 409 once eight had overtaken one another.
+    /// They take turns now: every one is applied, and every text but the last is a kept version.
+    @Test func concurrentPutsOfOneEntryAllSucceed() async throws {
+        try await withTestApp { client, _ in
+            let account = try await client.signUp("diarist")
+            let id = DiaryTest.newID()
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<30 {
+                    group.addTask { try await client.putEntry(id, DiaryEntryWriteJSON(title: "쓰기 \(index)", body: ""), as: account).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 1 && statuses.filter { $0 == .ok }.count == 29, "\(statuses)")
+            let versions = try await client.diary(.get, "/api/diary/entries/\(id)/versions", as: account).decode(DiaryVersionsJSON.self).versions
+            #expect(versions.count == 29)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import SproutWire
 import Testing
 @testable import SproutServer
@@ -22,6 +23,46 @@ import Testing
             #expect(response.json?["issued_at"] == created["issued_at"] && response.json?["created_at"] == created["created_at"])
             let stored = try await client.send(.get, "/api/products/\(id)")
             #expect(stored.json?["description"] == .string("새 설명") && stored.json?["price"]?.number == 100_000)
+        }
+    }
+
+    /// Security review, point 16: concurrent PATCHes of one product answered 409 once five of them had overtaken
+    /// one another, which the market contract does not have. They take turns now: every one is applied.
+    @Test func concurrentPatchesOfOneProductAllSucceed() async throws {
+        try await withTestApp { client, _ in
+            let vendor = try await client.makeVendor("rush")
+            let id = try #require(try await client.registerProduct(as: vendor, stock: "0")["id"]?.int)
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for stock in 1...40 {
+                    group.addTask { try await client.modify(id, #"{"secret": "\#(vendor.secret)", "stock": \#(stock), "name": "이름 \#(stock)"}"#, as: vendor).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .accepted }, "\(statuses.filter { $0 != .accepted })")
+            // The product holds one whole PATCH, never half of one and half of another.
+            let final = try await client.send(.get, "/api/products/\(id)").json
+            let stock = try #require(final?["stock"]?.int)
+            #expect(final?["name"]?.string == "이름 \(stock)")
+        }
+    }
+
+    /// Across two server processes on one database, PATCHes can still overtake each other; the overtaken one
+    /// merges again, so every one is applied there too.
+    @Test func concurrentPatchesThroughTwoProcessesAllSucceed() async throws {
+        try await withTestApp { client, database in
+            let vendor = try await client.makeVendor("rush2")
+            let id = try #require(try await client.registerProduct(as: vendor, stock: "0")["id"]?.int)
+            let second = try database.secondProcess()
+            let statuses = try await second.test(.router) { other in
+                try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for stock in 1...30 {
+                        let process: any TestClientProtocol = stock.isMultiple(of: 2) ? client : other
+                        group.addTask { try await process.modify(id, #"{"secret": "\#(vendor.secret)", "stock": \#(stock)}"#, as: vendor).status }
+                    }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+            }
+            #expect(statuses.allSatisfy { $0 == .accepted }, "\(statuses.filter { $0 != .accepted })")
         }
     }
 

@@ -146,7 +146,7 @@
     "An image is neither a JPEG nor a PNG.": "JPEG나 PNG 이미지만 올릴 수 있어요.",
     "An image could not be decoded in full (truncated or corrupt).": "이미지 파일이 손상되어 읽을 수 없어요.",
     "At least one image is required.": "이미지를 한 장 이상 골라 주세요.",
-    "The product is being changed by another request; try again.": "다른 곳에서 이 상품을 고치는 중이에요. 잠시 뒤에 다시 해 주세요.",
+    "The product is being changed without pause by other servers; try again.": "다른 곳에서 이 상품을 계속 고치고 있어요. 잠시 뒤에 다시 해 주세요.",
     "thumbnail_id must be the id of one of this product's images.": "대표 이미지는 이 상품의 이미지 중에서 골라 주세요.",
     "page_no is too large.": "더 불러올 상품이 없어요.",
     "search_value may be at most 200 characters long.": "검색어는 200자까지 쓸 수 있어요.",
