@@ -426,3 +426,29 @@ WATCH_REQUESTS = """
         sessionStorage.setItem('requests', (seen ? seen + '\\n' : '') + `${init.method || 'GET'} ${url}`);
         return original(url, init);
     };"""
+
+
+def test_a_delete_from_the_list_that_has_not_seen_another_devices_edit_is_refused_and_the_row_redrawn(browser, server):
+    from test_diary import row, row_ids, settle_list
+    _, diary = writer(server)
+    entry = diary.put("목록에서 지우려던 일기", "처음 쓴 글", "2026-04-02T09:00:00Z")
+    log_in(browser, server, "diarist", next_path="/diary")
+    settle_list(browser)
+    # Another device edits it after the list was drawn.
+    put(diary, entry["id"], "다른 기기에서 고친 제목", "다른 기기에서 더 쓴 글", base=entry["updatedAt"])
+
+    dialog = browser.find_element(By.ID, "delete-dialog")
+    row(browser, entry["id"]).find_element(By.CSS_SELECTOR, ".diary-entry-delete").click()
+    wait(browser, lambda d: dialog.is_displayed())
+    browser.find_element(By.ID, "delete-confirm").click()
+    wait(browser, lambda d: toast(d) == CHANGED_ELSEWHERE, message="no word that nothing was deleted")
+    assert diary.get(entry["id"])["title"] == "다른 기기에서 고친 제목", "the entry is still there"
+    assert row_ids(browser) == [entry["id"]]
+    assert row(browser, entry["id"]).find_element(By.CSS_SELECTOR, ".diary-entry-title").text == "다른 기기에서 고친 제목"
+
+    # The row now holds the newest version: deleting again deletes.
+    row(browser, entry["id"]).find_element(By.CSS_SELECTOR, ".diary-entry-delete").click()
+    wait(browser, lambda d: dialog.is_displayed())
+    browser.find_element(By.ID, "delete-confirm").click()
+    wait(browser, lambda d: row_ids(d) == [])
+    assert diary.get(entry["id"]) is None

@@ -379,9 +379,23 @@
       const entry = shown.get(item.dataset.id);
       item.setAttribute("aria-busy", "true");
       try {
-        await api("DELETE", entryPath(entry.id));
+        // Names the version this row shows: if another device has changed the entry since, the server keeps it
+        // (409) and the row is redrawn with what it now holds, rather than deleting text nobody here has seen.
+        const base = entry.updatedAt ? `?${new URLSearchParams({ baseUpdatedAt: entry.updatedAt })}` : "";
+        await api("DELETE", entryPath(entry.id) + base);
       } catch (failure) {
         item.removeAttribute("aria-busy");
+        if (failure.status === 409) {
+          try {
+            const fresh = row(await api("GET", entryPath(entry.id)));
+            item.replaceWith(fresh);
+            fresh.querySelector(".diary-entry-delete").focus();
+            say("다른 곳에서 고친 내용이 있어 지우지 않았어요. 최신 내용을 불러왔어요.", "error");
+          } catch (reload) {
+            say(`일기를 삭제하지 못했어요. ${reload.message}`, "error");
+          }
+          return;
+        }
         if (failure.status !== 404) {
           say(`일기를 삭제하지 못했어요. ${failure.message}`, "error");
           deleteButton.focus();
