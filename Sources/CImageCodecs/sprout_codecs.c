@@ -13,6 +13,8 @@ typedef struct sprout_error {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     char *message;
+    /// Set when decoding stopped at a work limit, so the caller can tell it from bad data.
+    int too_costly;
 } sprout_error;
 
 static void sprout_fail(j_common_ptr cinfo, const char *text) {
@@ -46,6 +48,7 @@ static struct jpeg_error_mgr *sprout_error_manager(sprout_error *err, char *mess
     err->pub.emit_message = sprout_emit_message;
     err->pub.output_message = sprout_output_message;
     err->message = message;
+    err->too_costly = 0;
     message[0] = '\0';
     return &err->pub;
 }
@@ -58,12 +61,13 @@ static void sprout_progress_monitor(j_common_ptr cinfo) {
     }
     j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
     long long scans = decompress->input_scan_number;
-    if (scans > SPROUT_JPEG_MAX_SCANS) {
-        sprout_fail(cinfo, "too many progressive scans");
-    }
     long long pixels = (long long)decompress->image_width * (long long)decompress->image_height;
-    if (decompress->progressive_mode && scans * pixels > SPROUT_JPEG_MAX_SCAN_PIXELS) {
-        sprout_fail(cinfo, "progressive scans too costly to decode");
+    const char *limit = scans > SPROUT_JPEG_MAX_SCANS ? "too many progressive scans"
+        : decompress->progressive_mode && scans * pixels > SPROUT_JPEG_MAX_SCAN_PIXELS ? "progressive scans too costly to decode"
+        : NULL;
+    if (limit != NULL) {
+        ((sprout_error *)cinfo->err)->too_costly = 1;
+        sprout_fail(cinfo, limit);
     }
 }
 
@@ -120,7 +124,8 @@ int sprout_jpeg_decode(const unsigned char *data, size_t size, int scale_denom,
     cinfo.err = sprout_error_manager(&err, message);
     if (setjmp(err.jump)) {
         jpeg_destroy_decompress(&cinfo);
-        return 0;
+        // Read through volatile: it was written after setjmp, by the progress monitor, before the longjmp.
+        return ((volatile sprout_error *)&err)->too_costly ? SPROUT_CODEC_TOO_COSTLY : 0;
     }
     jpeg_create_decompress(&cinfo);
     memset(&progress, 0, sizeof progress);

@@ -45,12 +45,13 @@ enum JPEGCodec {
         var decoded: (width: Int32, height: Int32, components: Int32) = (0, 0, 0)
         var pixels: [UInt8]?
         var sizeMismatch = false
+        var tooCostly = false
         let failure: String? = withMessageBuffer { message in
             pixels = [UInt8](filling: width * height * components) { buffer in
-                guard sprout_jpeg_decode(bytes.bytePointer, bytes.count, Int32(scaleDenominator), buffer.baseAddress,
-                                         buffer.count, &decoded.width, &decoded.height, &decoded.components,
-                                         message) == 1
-                else { return false }
+                let result = sprout_jpeg_decode(bytes.bytePointer, bytes.count, Int32(scaleDenominator), buffer.baseAddress,
+                                                buffer.count, &decoded.width, &decoded.height, &decoded.components, message)
+                tooCostly = result == SPROUT_CODEC_TOO_COSTLY
+                guard result == 1 else { return false }
                 // The C side never writes past the buffer; this only guards the size arithmetic above.
                 sizeMismatch = (Int(decoded.width), Int(decoded.height), Int(decoded.components))
                     != (width, height, components)
@@ -59,9 +60,7 @@ enum JPEGCodec {
             return pixels != nil
         }
         if sizeMismatch { throw .unreadable("JPEG: unexpected decoded size") }
-        if let failure, failure.hasPrefix("too many progressive scans") || failure.hasPrefix("progressive scans too costly") {
-            throw .tooCostly(width: header.width, height: header.height, reason: failure)
-        }
+        if tooCostly { throw .tooCostly(width: header.width, height: header.height, reason: failure ?? "too costly") }
         guard let pixels else { throw .unreadable("JPEG: \(failure ?? "decoding failed")") }
         return Bitmap(width: width, height: height, channels: components, pixels: pixels)
     }

@@ -4,7 +4,7 @@
 // behind a setjmp. Each function is self-contained (one libjpeg object, created and destroyed inside the
 // call), keeps no global state and is safe to call from several threads at once.
 //
-// Every function returns 1 on success and 0 on failure; on failure `message` (which must hold at least
+// Every function returns 1 on success and 0 on failure (sprout_jpeg_decode also SPROUT_CODEC_TOO_COSTLY); on failure `message` (which must hold at least
 // SPROUT_CODEC_MESSAGE_CAPACITY bytes) receives a NUL-terminated description. libjpeg's corrupt-data
 // warnings (a truncated file, a bad Huffman code, extraneous bytes...) count as failures too.
 #ifndef SPROUT_CODECS_H
@@ -31,6 +31,9 @@ extern "C" {
 /// a 12-megapixel image. Baseline JPEGs have one scan per component and are not limited by this.
 #define SPROUT_JPEG_MAX_SCAN_PIXELS 360000000LL
 
+/// What sprout_jpeg_decode returns when it stopped at one of the two limits above, rather than at bad data.
+#define SPROUT_CODEC_TOO_COSTLY 2
+
 typedef struct sprout_jpeg_header {
     /// Stored size from the SOF marker (before any EXIF orientation).
     int width;
@@ -52,7 +55,8 @@ int sprout_jpeg_read_header(const unsigned char *data, size_t size, sprout_jpeg_
 
 /// Decodes the whole image scaled by 1/`scale_denom` (1, 2, 4 or 8, done in the DCT) into `pixels` as rows of
 /// gray or RGB bytes, without padding. Fails when the scaled image needs more than `capacity` bytes.
-/// On success `*width`, `*height` and `*components` describe what was written.
+/// On success `*width`, `*height` and `*components` describe what was written. Returns SPROUT_CODEC_TOO_COSTLY
+/// (with a message) when a progressive file passes SPROUT_JPEG_MAX_SCANS or SPROUT_JPEG_MAX_SCAN_PIXELS.
 int sprout_jpeg_decode(const unsigned char *data, size_t size, int scale_denom,
                        unsigned char *pixels, size_t capacity,
                        int *width, int *height, int *components, char *message);

@@ -17,8 +17,8 @@ enum Caller: Sendable {
     enum Credential: Sendable, Equatable {
         /// A Bearer token, by its id (`AccountTokenClaims.tokenID`).
         case bearerToken(id: String)
-        /// The web app's session cookie, by its hash (`WebSessions.hash`).
-        case sessionCookie(hash: String)
+        /// The web app's session cookie, by its token (hashed only when a password change needs to keep it).
+        case sessionCookie(token: String)
     }
 
     var account: Account? {
@@ -50,7 +50,7 @@ struct AccountAuthenticator: CallerResolving {
         if let token = request.cookieValue(named: WebSessions.cookieName) {
             // A stale cookie is no credential: the browser simply is not signed in any more.
             guard let account = try await sessions.account(forToken: token), !account.isBlocked else { return .anonymous }
-            return .account(account, .sessionCookie(hash: WebSessions.hash(token)))
+            return .account(account, .sessionCookie(token: token))
         }
         return .anonymous
     }

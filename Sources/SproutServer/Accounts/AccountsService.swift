@@ -65,7 +65,7 @@ struct AccountsService: Sendable {
         let hash = try await hasher.hash(input.new)
         let kept: KeptCredential = switch credential {
         case .bearerToken(let id): .token(id)
-        case .sessionCookie(let hash): .session(hash)
+        case .sessionCookie(let token): .session(WebSessions.hash(token))
         }
         guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, keeping: kept, at: Date().truncatedToMilliseconds) else {
             throw StrapiError.invalidToken

@@ -7,7 +7,8 @@ import NIOPosix
 enum WorkPools {
     /// Image decoding and thumbnails: half the cores (at least one), so however many uploads arrive, the rest of
     /// the machine stays free for everything else.
-    static let imageDecoding = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
+    static let imageDecoding = started(threads: imageDecodingThreads)
+    static let imageDecodingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     /// bcrypt (sign-up, login, password change): one thread per core.
     static let passwordHashing = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
 

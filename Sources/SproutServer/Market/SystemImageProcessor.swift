@@ -11,7 +11,7 @@ struct SystemImageProcessor: MarketImageProcessing {
     let limits: ImageLimits
     let running: ConcurrencyLimit
 
-    init(limits: ImageLimits = ImageLimits(), concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)) {
+    init(limits: ImageLimits = ImageLimits(), concurrency: Int = WorkPools.imageDecodingThreads) {
         self.limits = limits
         running = ConcurrencyLimit(max(1, concurrency))
     }

@@ -60,9 +60,8 @@ import Testing
     @Test func aLoginIsNotQueuedBehindImageDecoding() async throws {
         try await withTestApp { client, _ in
             try await client.signUp("shopper")
-            let threads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
             let released = DoneFlag()
-            let busy = (0..<threads).map { _ in
+            let busy = (0..<WorkPools.imageDecodingThreads).map { _ in
                 Task { try await WorkPools.imageDecoding.runIfActive { Thread.sleep(forTimeInterval: 8); released.set() } }
             }
             try await Task.sleep(for: .milliseconds(200))
