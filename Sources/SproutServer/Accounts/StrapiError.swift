@@ -11,6 +11,10 @@ struct StrapiError: HTTPResponseError {
     static let forbidden = StrapiError(status: .forbidden, message: "Forbidden")
     static let invalidToken = StrapiError(status: .unauthorized, message: "Invalid token.")
     static let notFound = StrapiError(status: .notFound, message: "Not Found")
+    static let tooManyLargeLists = StrapiError(
+        status: .tooManyRequests,
+        message: "Too many long lists at once: try again when one has finished, or ask for fewer rows with _limit."
+    )
 
     init(status: HTTPResponse.Status, message: String) {
         self.status = status

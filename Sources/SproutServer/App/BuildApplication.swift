@@ -64,7 +64,8 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase,
     ).endpoints)
     router.addRoutes(CommunityController<SproutRequestContext>(
         repository: community, authenticator: accounts.authenticator, emailVisibility: configuration.emailVisibility,
-        maxBodySize: configuration.maxRequestBodySize
+        maxBodySize: configuration.maxRequestBodySize, maximumListRows: configuration.communityListMaxRows,
+        largeLists: LargeListSlots(configuration.communityLargeLists)
     ).endpoints)
 
     let todos = TodosController<SQLTodoRepository, SproutRequestContext>(

@@ -45,6 +45,11 @@ public struct SproutConfiguration: Sendable {
     /// masked (`a***@example.com`) in every answer about its posts that others read; `everyone` shows it to all,
     /// as the original servers did.
     public var emailVisibility = EmailVisibility.owner
+    /// `COMMUNITY_LIST_MAX_ROWS`: the most posts or comments one list answer holds (10,000; 100…1,000,000).
+    /// `_limit=-1` ("all") and any larger `_limit` give this many; lists above a page are streamed.
+    public var communityListMaxRows = 10_000
+    /// Streamed (above one page) community lists in flight: per account and in the whole process.
+    var communityLargeLists = LargeListSlots.Limits()
     /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`: where `/api/weather`
     /// gets current weather (Open-Meteo unless an OpenWeather key is set).
     public var weather = WeatherSettings()
@@ -74,7 +79,7 @@ public struct SproutConfiguration: Sendable {
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
     /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `MARKET_UPLOADS_PER_HOUR`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`, `DIARY_KEPT_VERSIONS`,
-    /// `SIGNUPS_PER_ADDRESS_PER_HOUR`, `EMAIL_VISIBILITY`,
+    /// `SIGNUPS_PER_ADDRESS_PER_HOUR`, `EMAIL_VISIBILITY`, `COMMUNITY_LIST_MAX_ROWS`,
     /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
@@ -189,9 +194,17 @@ public struct SproutConfiguration: Sendable {
             }
             configuration.emailVisibility = parsed
         }
+        if let raw = value("COMMUNITY_LIST_MAX_ROWS") {
+            guard let parsed = Int(raw), Self.communityListMaxRowsRange.contains(parsed) else {
+                throw ConfigurationError("COMMUNITY_LIST_MAX_ROWS must be a number from 100 to 1000000, got '\(raw)'")
+            }
+            configuration.communityListMaxRows = parsed
+        }
         if let raw = value("TRUSTED_PROXIES") { configuration.trustedProxies = try TrustedProxies(parsing: raw) }
         return configuration
     }
+
+    static let communityListMaxRowsRange = 100...1_000_000
 
     /// The ports a person may choose (0, "any free port", is for tests, which set it in code).
     public static let ports = 1...65535

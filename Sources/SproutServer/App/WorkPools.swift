@@ -1,7 +1,7 @@
 import Foundation
 import NIOPosix
 
-/// Thread pools of their own for the server's two kinds of slow CPU work, apart from NIO's shared pool (file
+/// Thread pools of their own for the server's kinds of slow CPU work, apart from NIO's shared pool (file
 /// I/O) and from each other: uploads being decoded can no longer make a login wait (two decode bombs made a
 /// correct login take 4.7 s when both shared `NIOThreadPool.singleton`). They live as long as the process.
 enum WorkPools {
@@ -11,6 +11,9 @@ enum WorkPools {
     static let imageDecodingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     /// bcrypt (sign-up, login, password change): one thread per core.
     static let passwordHashing = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// Encoding answers too large for one page (`StreamedJSONArray`): half the cores, so however many such lists
+    /// run, they take at most that much of the machine.
+    static let largeAnswers = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
 
     private static func started(threads: Int) -> NIOThreadPool {
         let pool = NIOThreadPool(numberOfThreads: threads)

@@ -73,6 +73,20 @@ struct CollectionQuery: Sendable, Equatable {
         }
     }
 
+    /// The query with its limit held to `maximum` rows: `-1` and any larger `_limit` give at most that many
+    /// (`COMMUNITY_LIST_MAX_ROWS`), as Strapi's own `maxLimit` setting does.
+    func capped(at maximum: Int) -> CollectionQuery {
+        var capped = self
+        capped.limit = min(limit ?? maximum, maximum)
+        return capped
+    }
+
+    /// Whether the answer can hold no more rows than a default page: such lists are built whole.
+    var fitsOnePage: Bool {
+        guard let limit else { return false }
+        return limit <= Self.defaultLimit
+    }
+
     /// `WHERE …` for the filters (or `true`), with values bound into `statement`. `table` qualifies the columns.
     func whereClause(table: String, _ statement: inout SQLStatement) -> String {
         guard !filters.isEmpty else { return "1 = 1" }

@@ -9,6 +9,9 @@ struct CommunityController<Context: RequestContext> {
     let authenticator: AccountAuthenticator
     let emailVisibility: EmailVisibility
     let maxBodySize: Int
+    /// Most rows one list answer holds (`COMMUNITY_LIST_MAX_ROWS`); `_limit=-1` means this many.
+    let maximumListRows: Int
+    let largeLists: LargeListSlots
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -32,8 +35,14 @@ struct CommunityController<Context: RequestContext> {
 
     @Sendable func listPosts(_ request: Request, context: Context) async throws -> Response {
         let account = try await authenticator.strapiAccount(of: request)
-        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields)
-        return try Response.json(try await repository.posts(query).map { PostJSON($0, emails: emails(account)) })
+        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields).capped(at: maximumListRows)
+        let emails = emails(account)
+        guard !query.fitsOnePage else {
+            return try Response.json(try await repository.posts(query).map { PostJSON($0, emails: emails) })
+        }
+        return try await list(try await repository.postIDs(query), of: account, load: { [repository] in try await repository.posts(ids: $0) }) {
+            PostJSON($0, emails: emails)
+        }
     }
 
     @Sendable func countPosts(_ request: Request, context: Context) async throws -> Response {
@@ -75,8 +84,14 @@ struct CommunityController<Context: RequestContext> {
 
     @Sendable func listComments(_ request: Request, context: Context) async throws -> Response {
         let account = try await authenticator.strapiAccount(of: request)
-        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields)
-        return try Response.json(try await repository.comments(query).map { CommentJSON($0, emails: emails(account)) })
+        let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields).capped(at: maximumListRows)
+        let emails = emails(account)
+        guard !query.fitsOnePage else {
+            return try Response.json(try await repository.comments(query).map { CommentJSON($0, emails: emails) })
+        }
+        return try await list(try await repository.commentIDs(query), of: account, load: { [repository] in try await repository.comments(ids: $0) }) {
+            CommentJSON($0, emails: emails)
+        }
     }
 
     @Sendable func countComments(_ request: Request, context: Context) async throws -> Response {
@@ -119,6 +134,19 @@ struct CommunityController<Context: RequestContext> {
     }
 
     // MARK: - Helpers
+
+    /// A list that may be long (`_limit=-1` or above a page): no more rows than a page is built whole; more is
+    /// streamed in chunks, in one of the account's few slots for such answers (429 when they are taken).
+    private func list<Row: Sendable, JSON: JSONWritable & Encodable & Sendable>(
+        _ ids: [Int],
+        of account: Account,
+        load: @escaping @Sendable ([Int]) async throws -> [Row],
+        json: @escaping @Sendable (Row) -> JSON
+    ) async throws -> Response {
+        guard ids.count > CollectionQuery.defaultLimit else { return try Response.json(try await load(ids).map(json)) }
+        guard let slot = largeLists.claim(accountID: account.id) else { throw StrapiError.tooManyLargeLists }
+        return StreamedJSONArray.response(ids: ids, holding: slot, load: load) { row, writer in json(row).writeJSON(into: &writer) }
+    }
 
     /// Authors' addresses as `account` may read them: its own whole, others' masked unless configured otherwise.
     private func emails(_ account: Account) -> EmailDisclosure {

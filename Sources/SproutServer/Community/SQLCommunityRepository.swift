@@ -39,6 +39,23 @@ struct SQLCommunityRepository: AccountActivity {
         return try await attachComments(to: rows)
     }
 
+    /// The ids of the posts `query` lists, in its order: what a large answer is streamed from.
+    func postIDs(_ query: CollectionQuery) async throws -> [Int] {
+        try await ids(of: "posts", query)
+    }
+
+    /// The posts with these ids, in the order given; ids of posts deleted meanwhile are left out.
+    func posts(ids: [Int]) async throws -> [Post] {
+        guard !ids.isEmpty else { return [] }  // PostgreSQL refuses an empty IN ()
+        var statement = SQLStatement(sql: "", binds: [])
+        let placeholders = ids.map { statement.bind(.int($0)) }.joined(separator: ", ")
+        statement.sql = """
+            SELECT \(Self.postColumns), \(Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
+            WHERE p.id IN (\(placeholders))
+            """
+        return Self.ordered(try await attachComments(to: executor.read(statement, as: PostRow.self)), as: ids, id: \.id)
+    }
+
     func countPosts(_ query: CollectionQuery) async throws -> Int {
         var statement = SQLStatement(sql: "", binds: [])
         statement.sql = "SELECT count(*) FROM posts p WHERE \(query.whereClause(table: "p", &statement))"
@@ -103,6 +120,20 @@ struct SQLCommunityRepository: AccountActivity {
              WHERE \(filter) ORDER BY \(query.orderClause(table: "c")) \(query.limitClause(executor.dialect, &statement))
             """
         return try await executor.read(statement, as: CommentRow.self).map(\.comment)
+    }
+
+    /// The ids of the comments `query` lists, in its order.
+    func commentIDs(_ query: CollectionQuery) async throws -> [Int] {
+        try await ids(of: "comments", query)
+    }
+
+    /// The comments with these ids, in the order given; ids of comments deleted meanwhile are left out.
+    func comments(ids: [Int]) async throws -> [Comment] {
+        guard !ids.isEmpty else { return [] }
+        var statement = SQLStatement(sql: "", binds: [])
+        let placeholders = ids.map { statement.bind(.int($0)) }.joined(separator: ", ")
+        statement.sql = commentSelect + " WHERE c.id IN (\(placeholders))"
+        return Self.ordered(try await executor.read(statement, as: CommentRow.self).map(\.comment), as: ids, id: \.id)
     }
 
     func countComments(_ query: CollectionQuery) async throws -> Int {
@@ -174,6 +205,23 @@ struct SQLCommunityRepository: AccountActivity {
         SELECT c.id, c.comment, c.created_at, c.updated_at, \(Self.authorColumns), \(Self.postColumns)
         FROM comments c JOIN accounts a ON a.id = c.user_id JOIN posts p ON p.id = c.post_id
         """
+    }
+
+    /// The ids a listing of `table` names (aliased by its first letter, as the filters and order expect).
+    private func ids(of table: String, _ query: CollectionQuery) async throws -> [Int] {
+        let alias = String(table.prefix(1))
+        var statement = SQLStatement(sql: "", binds: [])
+        let filter = query.whereClause(table: alias, &statement)
+        statement.sql = """
+            SELECT \(alias).id FROM \(table) \(alias) WHERE \(filter)
+            ORDER BY \(query.orderClause(table: alias)) \(query.limitClause(executor.dialect, &statement))
+            """
+        return try await executor.read(statement, as: SQLInt.self).map(\.value)
+    }
+
+    private static func ordered<Row>(_ rows: [Row], as ids: [Int], id: (Row) -> Int) -> [Row] {
+        let byID = Dictionary(rows.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
     }
 
     /// Why an owner-only write changed nothing: the row is not there, or it is someone else's.
