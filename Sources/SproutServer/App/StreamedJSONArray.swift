@@ -10,8 +10,8 @@ enum StreamedJSONArray {
     static let chunkSize = 500
 
     /// A 200 whose body is the rows of `ids`, encoded by `encode`. `slot` is held until the body is written or
-    /// dropped. A failure halfway ends the connection (the status is already sent), so a client never mistakes a
-    /// cut list for a whole one.
+    /// dropped, and the writing stops at its deadline. A failure halfway, that one included, ends the connection
+    /// (the status is already sent), so a client never mistakes a cut list for a whole one.
     static func response<Row: Sendable>(
         ids: [Int],
         holding slot: LargeListSlots.Slot,
@@ -22,6 +22,7 @@ enum StreamedJSONArray {
             var chunkStart = ids.startIndex
             var wroteRow = false
             repeat {
+                guard ContinuousClock.now < slot.deadline else { throw AnswerTooSlow() }
                 let chunkEnd = min(chunkStart + chunkSize, ids.endIndex)
                 let isFirst = chunkStart == ids.startIndex
                 let isLast = chunkEnd == ids.endIndex
@@ -42,8 +43,10 @@ enum StreamedJSONArray {
                 chunkStart = chunkEnd
             } while chunkStart < ids.endIndex
             try await writer.finish(nil)
-            withExtendedLifetime(slot) {}
         }
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: body)
     }
 }
+
+/// A streamed answer the client did not take within its slot's time: the connection is closed.
+struct AnswerTooSlow: Error {}

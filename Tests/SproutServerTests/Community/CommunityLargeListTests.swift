@@ -95,10 +95,36 @@ import Testing
         #expect(held.last! != nil)
         #expect(slots.claim(accountID: 3) == nil, "the process has no slot left")
         held.removeFirst()
-        #expect(slots.inFlight == 2)
+        #expect(slots.held == 2)
         #expect(slots.claim(accountID: 1) != nil)
         held.removeAll()
-        #expect(slots.inFlight == 0)
+        #expect(slots.held == 0)
+    }
+
+    /// A client that stops reading keeps its connection, and so would keep its slot: eight such would shut every
+    /// account out of long lists. A slot stops counting after its longest hold.
+    @Test func aSlotHeldPastItsLongestHoldNoLongerCounts() throws {
+        let slots = LargeListSlots(.init(perAccount: 1, inAll: 1, longestHold: .seconds(120)))
+        let start = ContinuousClock.now
+        let stalled = try #require(slots.claim(accountID: 1, now: start))
+        #expect(slots.claim(accountID: 2, now: start + .seconds(119)) == nil)
+        let later = slots.claim(accountID: 2, now: start + .seconds(121))
+        #expect(later != nil && later!.deadline == start + .seconds(241))
+        #expect(stalled.deadline == start + .seconds(120))
+    }
+
+    @Test func aStreamPastItsSlotsDeadlineEndsTheConnectionWithoutAWholeArray() async throws {
+        try await withTestApp(.live, configure: { $0.communityLargeLists.longestHold = .zero }) { client, database in
+            let account = try await client.signUp("tooslow")
+            let post = try await client.createPost("replies", as: account)
+            try await Self.addComments(150, text: "reply", on: post, by: account.id, database)
+            let answer = try await RawConnection.open(port: try #require(client.port)) { connection in
+                try await connection.send("GET /comments?_limit=-1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(account.token)\r\n\r\n")
+                return try await connection.readUntilClosed(within: .seconds(10))
+            }
+            let text = try #require(answer, "the connection should be closed")
+            #expect(!text.contains("}]"), "no whole array: \(text.prefix(300))")
+        }
     }
 
     // MARK: - Helpers
