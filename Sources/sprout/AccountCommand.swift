@@ -107,7 +107,7 @@ private func withAdministration(_ data: DataOptions, _ body: @escaping @Sendable
     let configuration = try data.configuration()
     do {
         try await withDatabase(configuration) { database in
-            try await database.migrate()
+            try await database.prepare(configuration)
             try await body(AccountAdministration(database: database, passwordHashCost: configuration.passwordHashCost))
         }
     } catch let error as AccountAdministrationError {

@@ -62,7 +62,7 @@ private func withBoards(_ data: DataOptions, _ body: @escaping @Sendable (BoardA
     let configuration = try data.configuration()
     do {
         try await withDatabase(configuration) { database in
-            try await database.migrate()
+            try await database.prepare(configuration)
             try await body(BoardAdministration(database: database))
         }
     } catch let error as BoardAdministrationError {

@@ -99,7 +99,7 @@ struct Migrate: AsyncParsableCommand {
     func run() async throws {
         let configuration = try data.configuration()
         try await withDatabase(configuration) { database in
-            try await database.migrate()
+            try await database.prepare(configuration)
             print("Database is up to date (\(configuration.databaseSettings.description)).")
         }
     }
@@ -143,7 +143,7 @@ struct Seed: AsyncParsableCommand {
         let (todos, accounts, posts, comments, products, boardPosts) = (todos, accounts, posts, comments, products, boardPosts)
         let diaryEntries = diaryEntries
         try await withDatabase(configuration) { database in
-            try await database.migrate()
+            try await database.prepare(configuration)
             try await TodoSeeder(database: database).seed(count: todos) { inserted in
                 if inserted == todos || inserted % 5000 == 0 { print("Seeded \(inserted)/\(todos) todos") }
             }
@@ -184,3 +184,12 @@ func withDatabase(_ configuration: SproutConfiguration, _ body: @escaping @Senda
     }
 }
 
+
+extension SproutDatabase {
+    /// What every command does before it touches data: the migrations, then the secrets-key check and the sealing
+    /// of secrets an older Sprout kept plain.
+    func prepare(_ configuration: SproutConfiguration) async throws {
+        try await migrate()
+        try await SecretsAtRest(database: self, configuration: configuration).prepare(logger: makeLogger(level: configuration.logLevel))
+    }
+}

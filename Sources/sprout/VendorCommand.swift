@@ -74,8 +74,8 @@ private func withVendors(_ data: DataOptions, _ body: @escaping @Sendable (Vendo
     let configuration = try data.configuration()
     do {
         try await withDatabase(configuration) { database in
-            try await database.migrate()
-            try await body(VendorAdministration(database: database))
+            try await database.prepare(configuration)
+            try await body(VendorAdministration(database: database, configuration: configuration))
         }
     } catch let error as VendorAdministrationError {
         throw ValidationError(error.description)

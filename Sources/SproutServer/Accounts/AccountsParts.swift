@@ -7,9 +7,9 @@ struct AccountsParts: Sendable {
     let service: AccountsService
     let addressLimit: AddressRateLimit
 
-    init(_ configuration: SproutConfiguration, executor: any SQLExecutor) {
+    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer) {
         repository = SQLAccountRepository(executor: executor)
-        tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor))
+        tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor, sealer: sealer))
         sessions = WebSessions(executor: executor)
         addressLimit = AddressRateLimit(ledger: RateLimitLedger(executor: executor), perHour: configuration.signUpsPerAddressPerHour)
         authenticator = AccountAuthenticator(accounts: repository, tokens: tokens, sessions: sessions)

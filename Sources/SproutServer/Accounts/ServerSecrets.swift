@@ -1,15 +1,26 @@
 import Foundation
 
 /// Secrets that are generated once and then kept in the database, so every `sprout serve` on one database uses
-/// the same one (the JWT key when `JWT_SECRET` is not set).
+/// the same one (the JWT key when `JWT_SECRET` is not set). They are kept sealed (`SecretSealer`).
 struct ServerSecrets: Sendable {
     let executor: any SQLExecutor
+    let sealer: SecretSealer
 
-    /// The secret called `name`, made from `generate()` if none is stored yet. Two processes racing here both end
-    /// up with the first one stored: the insert does nothing on conflict and the stored value is read back.
+    /// The secret called `name`, made from `generate()` if none is stored yet, sealed at rest. One stored plain by
+    /// an older Sprout is still read (`SecretsAtRest` seals it at the next start).
     func value(named name: String, generate: () -> String) async throws -> String {
+        let purpose = Self.purpose(of: name)
+        let stored = try await storedValue(named: name) { try sealer.seal(generate(), purpose: purpose) }
+        return stored.hasPrefix(SecretSealer.prefix) ? try sealer.open(stored, purpose: purpose) : stored
+    }
+
+    static func purpose(of name: String) -> String { "sprout_secrets.\(name)" }
+
+    /// The value stored as `name`, `generate()` being stored first if there is none. Two processes racing here
+    /// both end up with the first one stored: the insert does nothing on conflict and the stored value is read back.
+    func storedValue(named name: String, generate: () throws -> String) async throws -> String {
         _ = try await executor.write(
-            SQLStatement("INSERT INTO sprout_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", .text(name), .text(generate())),
+            SQLStatement("INSERT INTO sprout_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", .text(name), .text(try generate())),
             as: SQLInt.self
         )
         guard let stored = try await executor.readFirst(SQLStatement("SELECT value FROM sprout_secrets WHERE name = $1", .text(name)), as: SQLTextValue.self) else {

@@ -37,6 +37,7 @@ public func buildApplication(
     app.beforeServerStarts {
         // A database that is not there yet is waited for, and SIGTERM ends the wait (graceful shutdown cancels it).
         try await cancelWhenGracefulShutdown { try await database.migrateWhenReachable() }
+        try await SecretsAtRest(database: database, configuration: configuration).prepare(logger: logger)
         logger.info("database ready", metadata: ["database": "\(database.settings.redacted)"])
     }
     return app
@@ -46,7 +47,8 @@ public func buildApplication(
 func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
-    let accounts = AccountsParts(configuration, executor: database.executor)
+    let sealer = SecretSealer(configuration)
+    let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer)
     // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
     let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
     router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.trustedProxies))
@@ -78,7 +80,7 @@ func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase,
     router.addRoutes(WebSessionController<SproutRequestContext>(
         accounts: accounts, publicURL: configuration.publicURL, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
-    let market = MarketParts(configuration, executor: database.executor, images: SystemImageProcessor())
+    let market = MarketParts(configuration, executor: database.executor, sealer: sealer, images: SystemImageProcessor())
     router.addRoutes(MarketController<SproutRequestContext>(
         products: market.products, json: market.json, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)

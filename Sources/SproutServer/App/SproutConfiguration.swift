@@ -45,6 +45,10 @@ public struct SproutConfiguration: Sendable {
     /// masked (`a***@example.com`) in every answer about its posts that others read; `everyone` shows it to all,
     /// as the original servers did.
     public var emailVisibility = EmailVisibility.owner
+    /// `SECRETS_KEY`: the key (any text of 32 bytes or more) that seals vendor secrets and the generated JWT key in
+    /// the database. Unset: `secrets.key` in the data directory, made on first start. Every process on one
+    /// database needs the same key, so several `sprout serve` on one PostgreSQL set it (or share that file).
+    public var secretsKey: String?
     /// `COMMUNITY_LIST_MAX_ROWS`: the most posts or comments one list answer holds (10,000; 100…1,000,000).
     /// `_limit=-1` ("all") and any larger `_limit` give this many; lists above a page are streamed.
     public var communityListMaxRows = 10_000
@@ -79,7 +83,7 @@ public struct SproutConfiguration: Sendable {
 
     /// Reads `HOST`, `PORT`, `DATA_DIR`, `DATABASE_URL`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`,
     /// `IDLE_TIMEOUT` and `REQUEST_TIMEOUT` (seconds), `JWT_SECRET`, `MARKET_IMAGE_STORAGE`, `MARKET_MAX_IMAGE_BYTES`, `MARKET_UPLOADS_PER_HOUR`, `BOARD_API_TOKEN`, `TRUSTED_PROXIES`, `DIARY_KEPT_VERSIONS`,
-    /// `SIGNUPS_PER_ADDRESS_PER_HOUR`, `EMAIL_VISIBILITY`, `COMMUNITY_LIST_MAX_ROWS`,
+    /// `SIGNUPS_PER_ADDRESS_PER_HOUR`, `EMAIL_VISIBILITY`, `COMMUNITY_LIST_MAX_ROWS`, `SECRETS_KEY`,
     /// `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`, `OPEN_METEO_BASE_URL`;
     /// explicit arguments (from command-line flags) win over the environment.
     public static func fromEnvironment(
@@ -193,6 +197,12 @@ public struct SproutConfiguration: Sendable {
                 throw ConfigurationError("EMAIL_VISIBILITY must be owner or everyone, got '\(raw)'")
             }
             configuration.emailVisibility = parsed
+        }
+        if let raw = environment["SECRETS_KEY"], !raw.isEmpty {
+            guard raw.utf8.count >= 32 else {
+                throw ConfigurationError("SECRETS_KEY must be at least 32 bytes long (e.g. `openssl rand -base64 32`); leave it unset to have a key file made in the data directory")
+            }
+            configuration.secretsKey = raw
         }
         if let raw = value("COMMUNITY_LIST_MAX_ROWS") {
             guard let parsed = Int(raw), Self.communityListMaxRowsRange.contains(parsed) else {

@@ -3,7 +3,7 @@
 /// leave a discount above its price. `market_counts` holds the number of products, kept by triggers in the same
 /// transaction as every insert and delete, so a list page never counts the table.
 enum MarketMigrations {
-    static var all: [SQLMigration] { [create, searchIndex] }
+    static var all: [SQLMigration] { [create, searchIndex, sealedVendorSecrets] }
 
     /// Name and description, folded (NFC, lowercased), for `search_value`.
     static let search = SubstringSearchIndex(table: "market_products", column: "search_text")
@@ -105,5 +105,12 @@ enum MarketMigrations {
         "market.search-index",
         sqlite: search.migrationStatements(for: .sqlite),
         postgres: search.migrationStatements(for: .postgres)
+    )
+
+    /// Vendor secrets sealed at rest (`SecretSealer`); `SecretsAtRest` moves the plain ones over at start.
+    static let sealedVendorSecrets = SQLMigration(
+        "market.sealed-vendor-secrets",
+        sqlite: ["ALTER TABLE market_vendors ADD COLUMN sealed_secret TEXT"],
+        postgres: ["ALTER TABLE market_vendors ADD COLUMN sealed_secret TEXT"]
     )
 }

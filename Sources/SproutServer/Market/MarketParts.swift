@@ -5,12 +5,12 @@ struct MarketParts: Sendable {
     let storage: any MarketImageStorage
     let json: MarketJSON
 
-    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, images: any MarketImageProcessing) {
+    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, images: any MarketImageProcessing) {
         switch configuration.marketImageStorage {
         case .files: storage = FileImageStorage(dataDirectory: configuration.dataDirectory)
         case .database: storage = DatabaseImageStorage(executor: executor)
         }
-        vendors = MarketVendors(repository: SQLVendorRepository(executor: executor))
+        vendors = MarketVendors(repository: SQLVendorRepository(executor: executor, sealer: sealer))
         products = MarketProducts(
             repository: SQLMarketRepository(executor: executor), vendors: vendors.repository, storage: storage, images: images,
             limits: MarketUploadLimits(maximumImageBytes: configuration.marketMaxImageBytes),

@@ -7,10 +7,13 @@ import NIOCore
 public struct MarketSeeder: Sendable {
     let database: SproutDatabase
     let parts: MarketParts
+    let administration: VendorAdministration
 
     public init(database: SproutDatabase, configuration: SproutConfiguration) {
         self.database = database
-        parts = MarketParts(configuration, executor: database.executor, images: SystemImageProcessor())
+        let sealer = SecretSealer(configuration)
+        parts = MarketParts(configuration, executor: database.executor, sealer: sealer, images: SystemImageProcessor())
+        administration = VendorAdministration(database: database, sealer: sealer)
     }
 
     static let names = [
@@ -25,7 +28,6 @@ public struct MarketSeeder: Sendable {
     /// Adds `count` products for the demo vendor (made if missing, on the account `accountUsername`, which must
     /// exist). Returns the vendor's name.
     public func seed(products count: Int, accountUsername: String = "demo1", progress: @Sendable (Int) -> Void = { _ in }) async throws -> String {
-        let administration = VendorAdministration(database: database)
         let vendor: VendorSummary
         do {
             vendor = try await administration.find(accountUsername)

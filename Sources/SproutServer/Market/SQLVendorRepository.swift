@@ -1,11 +1,15 @@
 import Foundation
 
 /// Vendors in SQL, for SQLite and PostgreSQL alike. An account has at most one vendor; names are unique
-/// case-insensitively (`name_key`); identifiers are unique.
+/// case-insensitively (`name_key`); identifiers are unique. Secrets are kept sealed in `sealed_secret`
+/// (`SecretSealer`); `secret` is empty, or holds the plain secret of a vendor an older Sprout made until
+/// `SecretsAtRest` seals it at the next start.
 struct SQLVendorRepository: Sendable {
     let executor: any SQLExecutor
+    let sealer: SecretSealer
 
-    static let columns = "id, account_id, name, identifier, secret, created_at"
+    static let columns = "id, account_id, name, identifier, secret, created_at, sealed_secret"
+    static let secretPurpose = "market_vendors.secret"
 
     enum CreateFailure: Error {
         case alreadyAVendor
@@ -19,13 +23,15 @@ struct SQLVendorRepository: Sendable {
     func create(
         accountID: Int, name: String, identifier: String, secret: String, id: Int? = nil, at now: Date
     ) async throws -> Result<MarketVendor, CreateFailure> {
-        var values: [SQLValue] = [.int(accountID), .text(name), .text(Self.nameKey(name)), .text(identifier), .text(secret), .date(now)]
+        var values: [SQLValue] = [
+            .int(accountID), .text(name), .text(Self.nameKey(name)), .text(identifier), .text(try sealer.seal(secret, purpose: Self.secretPurpose)), .date(now),
+        ]
         if let id { values.append(.int(id)) }
         let statement = SQLStatement(sql: """
-            INSERT INTO market_vendors (account_id, name, name_key, identifier, secret, created_at\(id == nil ? "" : ", id"))
-            VALUES ($1, $2, $3, $4, $5, $6\(id == nil ? "" : ", $7")) ON CONFLICT DO NOTHING RETURNING \(Self.columns)
+            INSERT INTO market_vendors (account_id, name, name_key, identifier, secret, sealed_secret, created_at\(id == nil ? "" : ", id"))
+            VALUES ($1, $2, $3, $4, '', $5, $6\(id == nil ? "" : ", $7")) ON CONFLICT DO NOTHING RETURNING \(Self.columns)
             """, binds: values)
-        if let vendor = try await executor.writeFirst(statement, as: MarketVendor.self) {
+        if let vendor = try await executor.writeFirst(statement, as: SealedVendorRow.self)?.opened(with: sealer) {
             if id != nil, executor.dialect == .postgres {
                 // An id chosen by hand does not move PostgreSQL's sequence; move it past every id in use, so the
                 // next vendor the API makes does not collide. (SQLite's AUTOINCREMENT follows by itself.)
@@ -44,33 +50,74 @@ struct SQLVendorRepository: Sendable {
     }
 
     func vendor(accountID: Int) async throws -> MarketVendor? {
-        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM market_vendors WHERE account_id = $1", .int(accountID)), as: MarketVendor.self)
+        try await vendor(where: "account_id = $1", .int(accountID))
     }
 
     func vendor(identifier: String) async throws -> MarketVendor? {
-        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM market_vendors WHERE identifier = $1", .text(identifier)), as: MarketVendor.self)
+        try await vendor(where: "identifier = $1", .text(identifier))
     }
 
     func vendor(name: String) async throws -> MarketVendor? {
-        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM market_vendors WHERE name_key = $1", .text(Self.nameKey(name))), as: MarketVendor.self)
+        try await vendor(where: "name_key = $1", .text(Self.nameKey(name)))
     }
 
     /// Replaces the secret; nil when the account is no vendor.
     func rotateSecret(accountID: Int, to secret: String) async throws -> MarketVendor? {
-        try await executor.writeFirst(
-            SQLStatement("UPDATE market_vendors SET secret = $2 WHERE account_id = $1 RETURNING \(Self.columns)", .int(accountID), .text(secret)),
-            as: MarketVendor.self
+        let sealed = try sealer.seal(secret, purpose: Self.secretPurpose)
+        return try await executor.writeFirst(
+            SQLStatement(
+                "UPDATE market_vendors SET secret = '', sealed_secret = $2 WHERE account_id = $1 RETURNING \(Self.columns)",
+                .int(accountID), .text(sealed)
+            ),
+            as: SealedVendorRow.self
+        )?.opened(with: sealer)
+    }
+
+    /// Seals the secrets an older Sprout stored plain; answers how many. Safe beside other processes: a row is
+    /// sealed only while it is still plain.
+    func sealPlainSecrets() async throws -> Int {
+        let plain = try await executor.read(
+            SQLStatement("SELECT \(Self.columns) FROM market_vendors WHERE sealed_secret IS NULL"), as: SealedVendorRow.self
         )
+        for row in plain {
+            let sealed = try sealer.seal(row.plainSecret, purpose: Self.secretPurpose)
+            _ = try await executor.write(
+                SQLStatement(
+                    "UPDATE market_vendors SET secret = '', sealed_secret = $2 WHERE id = $1 AND sealed_secret IS NULL",
+                    .int(row.vendor.id), .text(sealed)
+                ),
+                as: SQLInt.self
+            )
+        }
+        return plain.count
+    }
+
+    private func vendor(where condition: String, _ value: SQLValue) async throws -> MarketVendor? {
+        try await executor.readFirst(
+            SQLStatement("SELECT \(Self.columns) FROM market_vendors WHERE \(condition)", value), as: SealedVendorRow.self
+        )?.opened(with: sealer)
     }
 
     static func nameKey(_ name: String) -> String { name.precomposedStringWithCanonicalMapping.lowercased() }
 }
 
-extension MarketVendor: SQLRowDecodable {
+/// A vendor row as stored: the secret still sealed (or plain, from an older Sprout).
+private struct SealedVendorRow: SQLRowDecodable {
+    let vendor: MarketVendor
+    let plainSecret: String
+    let sealedSecret: String?
+
     init(row: some SQLRow) throws {
-        self.init(
+        plainSecret = try row.string(4)
+        sealedSecret = row.isNull(6) ? nil : try row.string(6)
+        vendor = MarketVendor(
             id: try row.int(0), accountID: try row.int(1), name: try row.string(2), identifier: try row.string(3),
-            secret: try row.string(4), createdAt: try row.date(5)
+            secret: "", createdAt: try row.date(5)
         )
+    }
+
+    func opened(with sealer: SecretSealer) throws -> MarketVendor {
+        let secret = try sealedSecret.map { try sealer.open($0, purpose: SQLVendorRepository.secretPurpose) } ?? plainSecret
+        return MarketVendor(id: vendor.id, accountID: vendor.accountID, name: vendor.name, identifier: vendor.identifier, secret: secret, createdAt: vendor.createdAt)
     }
 }

@@ -29,9 +29,14 @@ public struct VendorAdministration: Sendable {
     let accounts: AccountAdministration
     let vendors: MarketVendors
 
-    public init(database: SproutDatabase) {
+    /// Vendor secrets are sealed with `configuration`'s key (`SECRETS_KEY` or the data directory's key file).
+    public init(database: SproutDatabase, configuration: SproutConfiguration) {
+        self.init(database: database, sealer: SecretSealer(configuration))
+    }
+
+    init(database: SproutDatabase, sealer: SecretSealer) {
         accounts = AccountAdministration(database: database)
-        vendors = MarketVendors(repository: SQLVendorRepository(executor: database.executor))
+        vendors = MarketVendors(repository: SQLVendorRepository(executor: database.executor, sealer: sealer))
     }
 
     /// Makes the account a vendor named `name`, keeping any `credentials` given (an old app's compiled-in ones).

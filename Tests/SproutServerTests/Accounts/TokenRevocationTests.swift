@@ -142,7 +142,7 @@ import Testing
             let exp: ExpirationClaim
             func verify(using algorithm: some JWTAlgorithm) async throws {}
         }
-        let secret = try await ServerSecrets(executor: database.executor).value(named: "jwt", generate: { ServerSecrets.randomToken(byteCount: 48) })
+        let secret = try await ServerSecrets(executor: database.executor, sealer: .forTests).value(named: "jwt", generate: { ServerSecrets.randomToken(byteCount: 48) })
         let keys = JWTKeyCollection()
         await keys.add(hmac: AccountTokens.key(from: secret), digestAlgorithm: .sha256)
         let issued = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))

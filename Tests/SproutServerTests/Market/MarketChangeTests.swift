@@ -254,7 +254,7 @@ import Testing
     @Test func vendorAdministrationCreatesShowsAndRotates() async throws {
         try await withTestApp { client, database in
             let account = try await client.signUp("cli")
-            let administration = VendorAdministration(database: database)
+            let administration = VendorAdministration(database: database, sealer: .forTests)
             let created = try await administration.create(account: "cli", name: "CLI 상점")
             #expect(created.accountID == account.id)
             #expect(try await administration.find("CLI 상점") == created)

@@ -12,7 +12,7 @@ import Testing
     @Test func anImportedVendorRegistersEditsAndDeletesWithItsCompiledInCredentials() async throws {
         try await withTestApp { client, database in
             let account = try await client.signUp("sesac")
-            let administration = VendorAdministration(database: database)
+            let administration = VendorAdministration(database: database, sealer: .forTests)
             // The identifier in capitals is still the same UUID: kept lowercase, as the header is matched.
             let imported = ImportedVendorCredentials(identifier: "CD706A3E-66DB-11EC-9626-796401F2341A", secret: "password", vendorID: 58)
             let summary = try await administration.create(account: "sesac", name: "새싹상회", credentials: imported)
@@ -40,7 +40,7 @@ import Testing
         try await withTestApp { client, database in
             _ = try await client.signUp("first")
             _ = try await client.signUp("second")
-            let administration = VendorAdministration(database: database)
+            let administration = VendorAdministration(database: database, sealer: .forTests)
             _ = try await administration.create(account: "first", name: "첫 가게", credentials: Self.compiledIn)
             let refusals: [(ImportedVendorCredentials, String)] = [
                 (ImportedVendorCredentials(identifier: "not-a-uuid"), "identifier must be a UUID"),

@@ -77,7 +77,7 @@ extension SproutDatabase {
         for accountID: Int, generation: Int = 0, issuedAt date: Date = Date(), lifetime: TimeInterval = AccountTokens.lifetime,
         secret: String? = nil
     ) async throws -> String {
-        try await AccountTokens(configuredSecret: secret, secrets: ServerSecrets(executor: executor))
+        try await AccountTokens(configuredSecret: secret, secrets: ServerSecrets(executor: executor, sealer: .forTests))
             .issue(accountID: accountID, generation: generation, at: date, lifetime: lifetime)
     }
 }
@@ -92,6 +92,7 @@ extension SproutDatabase {
         configuration.weather.provider = .off
         configuration.signUpsPerAddressPerHour = 0
         configuration.marketUploadsPerHour = 0
+        configuration.secretsKey = SecretSealer.testKey
         configure(&configuration)
         return buildApplication(configuration, database: database, logger: logger)
     }

@@ -26,6 +26,8 @@ func withTestApp<Value: Sendable>(
     // Every test client calls from one address and many sign up dozens of accounts; AddressRateLimitTests turn it on.
     configuration.signUpsPerAddressPerHour = 0
     configuration.marketUploadsPerHour = 0
+    // One key for every test application, so a second one on the same database opens the first one's secrets.
+    configuration.secretsKey = SecretSealer.testKey
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }
@@ -39,6 +41,11 @@ func withTestApp<Value: Sendable>(
         await place.remove(logger: logger)
         throw error
     }
+}
+
+extension SecretSealer {
+    static let testKey = "the secrets key of the Sprout tests, 32+ bytes"
+    static let forTests = SecretSealer(.text(testKey))
 }
 
 func testLogger() -> Logger {
