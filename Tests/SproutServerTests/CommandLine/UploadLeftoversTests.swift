@@ -44,7 +44,7 @@ import Testing
         let orphan = "ee/ee" + String(repeating: "0", count: 30) + ".jpg"
         let recent = "ee/ee" + String(repeating: "1", count: 30) + "_thumb.png"
         let staged = "tmp/" + String(repeating: "c", count: 32) + ".png.0123456789abcdef.part"
-        try FileManager.default.createDirectory(atPath: root + "/ee", withIntermediateDirectories: true)
+        for folder in ["ee", "tmp"] { try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) }
         try Self.write(root + "/" + orphan, age: 3 * 3600)
         try Self.write(root + "/" + recent, age: 60)
         try Self.write(root + "/" + staged, age: 3 * 3600)
