@@ -24,7 +24,7 @@ enum Entrypoint {
 struct Sprout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self],
+        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self, DoctorCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -173,14 +173,15 @@ struct Seed: AsyncParsableCommand {
 }
 
 /// Opens the configured database for a one-off command and always closes it again.
-func withDatabase(_ configuration: SproutConfiguration, _ body: @escaping @Sendable (SproutDatabase) async throws -> Void) async throws {
+@discardableResult
+func withDatabase<Value: Sendable>(_ configuration: SproutConfiguration, _ body: @escaping @Sendable (SproutDatabase) async throws -> Value) async throws -> Value {
     try await SecretRedaction.redactingErrors(of: configuration) {
         let database = try SproutDatabase(
             settings: configuration.databaseSettings,
             migrations: SproutMigrations.all,
             logger: makeLogger(level: configuration.logLevel)
         )
-        try await database.withOpen(body)
+        return try await database.withOpen(body)
     }
 }
 

@@ -39,6 +39,7 @@ public func buildApplication(
         try await cancelWhenGracefulShutdown { try await database.migrateWhenReachable() }
         try await SecretsAtRest(database: database, configuration: configuration).prepare(logger: logger)
         logger.info("database ready", metadata: ["database": "\(database.settings.redacted)"])
+        await sweepStagedUploads(dataDirectory: configuration.dataDirectory, logger: logger)
     }
     return app
 }
@@ -130,4 +131,17 @@ extension DatabaseSettings {
 
 extension DatabaseSettings: CustomStringConvertible {
     public var description: String { redacted }
+}
+
+/// Uploads staged by a process that crashed or was killed are removed at start; only old ones, since another
+/// process on this data directory may be uploading now (`FileImageStorage.stagedFileLifetime`). Whatever the
+/// storage in use: one switched from files to the database may have left some too. A failure is logged, not fatal.
+func sweepStagedUploads(dataDirectory: String, logger: Logger) async {
+    let storage = FileImageStorage(dataDirectory: dataDirectory)
+    do {
+        guard let removed = try await storage.removeStaleStagedFiles() else { return }
+        logger.info("removed \(removed) staged upload files left for more than an hour", metadata: ["directory": "\(storage.staging.path)"])
+    } catch {
+        logger.warning("could not sweep staged uploads", metadata: ["directory": "\(storage.staging.path)", "error": "\(error)"])
+    }
 }

@@ -37,9 +37,9 @@ public enum SecretRedaction {
 
     /// Runs `body`; an error it throws comes out as a `RedactedError` whose text has the database password
     /// blanked out, since drivers may quote the URL they were given.
-    public static func redactingErrors(of configuration: SproutConfiguration, _ body: () async throws -> Void) async throws {
+    public static func redactingErrors<Value>(of configuration: SproutConfiguration, _ body: () async throws -> Value) async throws -> Value {
         do {
-            try await body()
+            return try await body()
         } catch {
             throw RedactedError(description: redact(String(describing: error), databaseURL: configuration.databaseURL))
         }

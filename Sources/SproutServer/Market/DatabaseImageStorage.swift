@@ -5,13 +5,25 @@ import NIOCore
 struct DatabaseImageStorage: MarketImageStorage {
     let executor: any SQLExecutor
 
-    func save(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws {
-        let statement = SQLStatement(
-            "INSERT INTO market_image_blobs (key, bytes) VALUES ($1, $2) RETURNING 1",
-            .text(name.description), .bytes(Array(bytes.readableBytesView))
-        )
-        _ = try await executor.write(statement, as: SQLInt.self)
+    /// Held in memory until the product's transaction: at most `maximumImages` originals and their thumbnails
+    /// per request, as many as `register` already holds before `params`.
+    func stage(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws -> StagedMarketImageFile {
+        StagedMarketImageFile(name: name, content: .bytes(bytes))
     }
+
+    /// The blobs are inserted in the same transaction as the product and its image rows: both or neither.
+    func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement {
+        var statement = SQLStatement(sql: "", binds: [])
+        let values = staged.compactMap { file -> String? in
+            guard case .bytes(let bytes) = file.content else { return nil }
+            return "(\(statement.bind(.text(file.name.description))), \(statement.bind(.bytes(Array(bytes.readableBytesView)))))"
+        }
+        guard !values.isEmpty else { return .nothing }
+        statement.sql = "INSERT INTO market_image_blobs (key, bytes) VALUES \(values.joined(separator: ", "))"
+        return MarketImagePlacement(statements: [statement], beforeCommit: {})
+    }
+
+    func discard(_ staged: [StagedMarketImageFile]) async {}
 
     func load(_ name: MarketImageFileName) async throws -> ByteBuffer? {
         let statement = SQLStatement("SELECT bytes FROM market_image_blobs WHERE key = $1", .text(name.description))

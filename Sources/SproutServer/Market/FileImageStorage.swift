@@ -2,8 +2,11 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// Image files under `{data directory}/market-images/{first two hex digits}/`. Writes go to a temporary file that
-/// is renamed into place, so a reader never sees half a file; all file work runs on NIO's thread pool.
+/// Image files under `{data directory}/market-images/{first two hex digits}/`. An upload's files are written to
+/// `market-images/tmp/` first (new files, 0600, unique names) and renamed into place inside the transaction that
+/// inserts their rows, just before COMMIT (`placement`): a rename within one file system is atomic, so a reader
+/// never sees half a file, and the order means a crash can leave an unreferenced file but never a committed row
+/// whose file is not there. All file work runs on NIO's thread pool or on the database's writer thread.
 struct FileImageStorage: MarketImageStorage {
     let root: URL
 
@@ -11,13 +14,51 @@ struct FileImageStorage: MarketImageStorage {
         root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("market-images", isDirectory: true)
     }
 
-    func save(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws {
-        let url = url(of: name)
-        let dataDirectory = root.deletingLastPathComponent()
+    /// Where uploads are staged; on the same file system as the images, so that placing them is a rename.
+    var staging: URL { root.appendingPathComponent("tmp", isDirectory: true) }
+
+    func stage(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws -> StagedMarketImageFile {
+        // Unique even if two processes share the directory: the name's own random key and 64 more random bits.
+        let temporary = staging.appendingPathComponent("\(name).\(MarketImageFileName.randomKey().prefix(16)).part")
+        let (dataDirectory, staging, shard) = (root.deletingLastPathComponent(), staging, url(of: name).deletingLastPathComponent())
         try await NIOThreadPool.singleton.runIfActive {
             try PrivateDirectory.ensure(dataDirectory)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes.readableBytesView).write(to: url, options: .atomic)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            // Made now, so that placing the file needs nothing but the rename.
+            try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+            try PosixFile.writeNew(bytes, to: temporary.path)
+        }
+        return StagedMarketImageFile(name: name, content: .temporaryFile(temporary))
+    }
+
+    func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement {
+        let moves = staged.compactMap { file -> (from: String, to: String)? in
+            guard case .temporaryFile(let temporary) = file.content else { return nil }
+            return (temporary.path, url(of: file.name).path)
+        }
+        return MarketImagePlacement(statements: []) {
+            var placed: [String] = []
+            do {
+                for move in moves {
+                    try PosixFile.rename(move.from, to: move.to)
+                    placed.append(move.to)
+                }
+            } catch {
+                // The transaction is rolled back: nothing of this upload may stay in place.
+                for path in placed { PosixFile.removeIfPresent(path) }
+                throw error
+            }
+        }
+    }
+
+    func discard(_ staged: [StagedMarketImageFile]) async {
+        let paths = staged.compactMap { file -> String? in
+            guard case .temporaryFile(let temporary) = file.content else { return nil }
+            return temporary.path
+        }
+        guard !paths.isEmpty else { return }
+        try? await NIOThreadPool.singleton.runIfActive {
+            for path in paths { PosixFile.removeIfPresent(path) }
         }
     }
 
@@ -50,7 +91,7 @@ struct FileImageStorage: MarketImageStorage {
         }
     }
 
-    private func url(of name: MarketImageFileName) -> URL {
+    func url(of name: MarketImageFileName) -> URL {
         root.appendingPathComponent(String(name.key.prefix(2)), isDirectory: true).appendingPathComponent(name.description)
     }
 }

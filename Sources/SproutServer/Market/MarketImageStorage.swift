@@ -3,8 +3,18 @@ import NIOCore
 /// Where image files live. Two implementations: files under the data directory (`FileImageStorage`, the
 /// default) and the database itself (`DatabaseImageStorage`), which lets several `sprout serve` processes on one
 /// PostgreSQL serve every image. `MARKET_IMAGE_STORAGE=files|database` picks one.
+///
+/// An upload's files are first staged, where nothing serves them and no row refers to them, and are stored only
+/// by the transaction that inserts their rows (`placement`): a refused upload, or a crash before that
+/// transaction, leaves nothing in place (docs/images.md, "Staging").
 protocol MarketImageStorage: Sendable {
-    func save(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws
+    /// Keeps one file of an upload aside until `placement` stores it.
+    func stage(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws -> StagedMarketImageFile
+    /// What stores staged files as part of the transaction that inserts the rows naming them.
+    func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement
+    /// Removes staged files that were never placed; what is gone already is no error, and neither is a failure
+    /// (the sweep at start and `sprout doctor` find what is left).
+    func discard(_ staged: [StagedMarketImageFile]) async
     /// Nil when no such file is stored.
     func load(_ name: MarketImageFileName) async throws -> ByteBuffer?
     /// Whether the file is stored, without reading it (a conditional request's 304 needs only that).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import SproutWire
 
@@ -20,8 +21,9 @@ struct MarketProducts: Sendable {
     /// Reads a register request's multipart body part by part. Nothing is decoded before the request is
     /// authorised: `params` (with the vendor secret) is checked as soon as it arrives, and image parts that come
     /// before it are only held — at most `maximumImages` of at most `maximumImageBytes` each — until it has been.
-    /// Each image is then checked, thumbnailed and stored before the next is read. Whatever fails, every file
-    /// stored for this request is deleted again: a refused upload leaves nothing behind.
+    /// Each image is then checked, thumbnailed and staged before the next is read; the staged files are stored
+    /// by the transaction that inserts the product. Whatever fails before that, the staged files are removed
+    /// again: a refused upload leaves nothing behind, and a crash leaves only staged files (swept at start).
     func register<Chunks: AsyncSequence>(vendor: MarketVendor, body: Chunks, contentType: String?, address: String) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
         try await uploadRate.claimForAddress(address)
         guard var parts = MultipartStream(body, contentType: contentType, maximumParts: limits.maximumImages + 4) else {
@@ -30,6 +32,8 @@ struct MarketProducts: Sendable {
         var draft: MarketProductDraft?
         var held: [MultipartStream<Chunks>.Part] = []
         var stored: [StoredMarketImage] = []
+        var staged: [StagedMarketImageFile] = []
+        let placed = NIOLockedValueBox(false)
         do {
             while let part = try await nextPart(&parts) {
                 switch part.name {
@@ -37,7 +41,7 @@ struct MarketProducts: Sendable {
                     guard draft == nil else { throw MarketError.badRequest("Only one params part may be sent.") }
                     draft = try checkedParams(part.content, vendor: vendor)
                     try await uploadRate.claimForVendor(vendor.id)
-                    for image in held { stored.append(try await store(image, position: stored.count + 1)) }
+                    for image in held { try await stage(image, position: stored.count + 1, into: &stored, &staged) }
                     held = []
                 case "images", "images[]":
                     guard stored.count + held.count < limits.maximumImages else {
@@ -46,7 +50,7 @@ struct MarketProducts: Sendable {
                     if draft == nil {
                         held.append(part)
                     } else {
-                        stored.append(try await store(part, position: stored.count + 1))
+                        try await stage(part, position: stored.count + 1, into: &stored, &staged)
                     }
                 default:
                     continue  // unknown parts are read (bounded) and ignored
@@ -54,9 +58,13 @@ struct MarketProducts: Sendable {
             }
             guard let draft else { throw MarketError.badRequest("The params part is missing.") }
             guard !stored.isEmpty else { throw MarketError.badRequest("At least one image is required.") }
-            return try await repository.create(draft, vendorID: vendor.id, images: stored, creationKey: UUID().uuidString.lowercased(), at: Date())
+            return try await repository.create(
+                draft, vendorID: vendor.id, images: stored, placing: storage.placement(of: staged).noting(placed),
+                creationKey: UUID().uuidString.lowercased(), at: Date()
+            )
         } catch {
-            try? await storage.delete(stored.flatMap(\.fileNames))
+            // Once placed, the files stay: COMMIT may have gone through even though it reported a failure.
+            if !placed.withLockedValue({ $0 }) { await storage.discard(staged) }
             throw error
         }
     }
@@ -91,7 +99,10 @@ struct MarketProducts: Sendable {
     /// Checks one image by its content alone — apps label photos by habit (the v3 app sends PNG bytes as
     /// `image001.jpeg`, `image/jpeg`) — then stores it as what it is: its type, thumbnail and extension follow
     /// the bytes. A refusal names the picture by position and file name.
-    private func store(_ part: MultipartStream<some AsyncSequence>.Part, position: Int) async throws -> StoredMarketImage {
+    private func stage(
+        _ part: MultipartStream<some AsyncSequence>.Part, position: Int,
+        into stored: inout [StoredMarketImage], _ staged: inout [StagedMarketImageFile]
+    ) async throws {
         if let filename = part.filename, !Self.isPlainFileName(filename) {
             throw MarketError.badRequest("\(MarketImageRefusal.label(position: position, filename: nil))'s file name may not hold a path.")
         }
@@ -102,14 +113,9 @@ struct MarketProducts: Sendable {
             throw refusal.error(position: position, filename: part.filename)
         }
         let image = StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: processed.format, byteCount: part.content.readableBytes)
-        try await storage.save(part.content, as: image.original)
-        do {
-            try await storage.save(processed.thumbnail, as: image.thumbnail)
-        } catch {
-            try? await storage.delete([image.original])
-            throw error
-        }
-        return image
+        staged.append(try await storage.stage(part.content, as: image.original))
+        staged.append(try await storage.stage(processed.thumbnail, as: image.thumbnail))
+        stored.append(image)
     }
 
     /// A bare file name: no directory separators, no parent references, no control characters.
@@ -197,5 +203,4 @@ struct MarketUploadLimits: Sendable {
 extension StoredMarketImage {
     var original: MarketImageFileName { MarketImageFileName(key: storageKey, isThumbnail: false, format: format) }
     var thumbnail: MarketImageFileName { MarketImageFileName(key: storageKey, isThumbnail: true, format: format) }
-    var fileNames: [MarketImageFileName] { MarketImageFileName.pair(key: storageKey, format: format) }
 }

@@ -38,8 +38,10 @@ public struct MarketSeeder: Sendable {
             let image = ByteBuffer(bytes: DemoProductImage.png(width: 96, height: 72, seed: number))
             let processed = try await parts.products.images.process(image)
             let stored = StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: processed.format, byteCount: image.readableBytes)
-            try await parts.storage.save(image, as: stored.original)
-            try await parts.storage.save(processed.thumbnail, as: stored.thumbnail)
+            let staged = [
+                try await parts.storage.stage(image, as: stored.original),
+                try await parts.storage.stage(processed.thumbnail, as: stored.thumbnail),
+            ]
             let price = Double((number % 50 + 1) * 10_000)
             let draft = MarketProductDraft(
                 name: "\(Self.names[number % Self.names.count]) #\(number + 1)",
@@ -47,7 +49,15 @@ public struct MarketSeeder: Sendable {
                 currency: number % 7 == 0 ? .usd : .krw, price: price,
                 discountedPrice: number % 3 == 0 ? price / 10 : 0, stock: number % 5
             )
-            _ = try await parts.products.repository.create(draft, vendorID: vendor.id, images: [stored], creationKey: UUID().uuidString.lowercased(), at: Date())
+            do {
+                _ = try await parts.products.repository.create(
+                    draft, vendorID: vendor.id, images: [stored], placing: parts.storage.placement(of: staged),
+                    creationKey: UUID().uuidString.lowercased(), at: Date()
+                )
+            } catch {
+                await parts.storage.discard(staged)  // nothing if they were placed
+                throw error
+            }
             if number + 1 == count || (number + 1) % 1000 == 0 { progress(number + 1) }
         }
         if database.executor.dialect == .postgres {

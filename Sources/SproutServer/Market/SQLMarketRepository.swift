@@ -91,9 +91,12 @@ struct SQLMarketRepository: Sendable {
 
     // MARK: - Writes
 
-    /// The product, its images and its thumbnail choice (the first image) in one transaction; answered from the
-    /// database by the new product's creation key, which is unique.
-    func create(_ draft: MarketProductDraft, vendorID: Int, images: [StoredMarketImage], creationKey: String, at now: Date) async throws -> MarketProduct {
+    /// The product, its images, its thumbnail choice (the first image) and the images' files (`placement`) in one
+    /// transaction; answered from the database by the new product's creation key, which is unique.
+    func create(
+        _ draft: MarketProductDraft, vendorID: Int, images: [StoredMarketImage], placing placement: MarketImagePlacement,
+        creationKey: String, at now: Date
+    ) async throws -> MarketProduct {
         let product = SQLStatement(
             """
             INSERT INTO market_products
@@ -122,7 +125,7 @@ struct SQLMarketRepository: Sendable {
             """,
             .text(creationKey)
         )
-        try await executor.writeAll([product, imageRows, thumbnail])
+        try await executor.writeAll([product, imageRows, thumbnail] + placement.statements, beforeCommit: placement.beforeCommit)
         executor.noteGrowth(of: "market_products", by: 1)
         executor.noteGrowth(of: "market_images", by: images.count)
         guard let created = try await self.product(where: "p.secret = $1", .text(creationKey)) else {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import PostgresNIO
 
 /// `SQLExecutor` over postgres-nio's `PostgresClient` (its own connection pool). Each statement runs on its own
@@ -43,10 +44,22 @@ struct PostgresExecutor: SQLExecutor {
 
     func writeAll(_ statements: [SQLStatement]) async throws {
         try await client.withTransaction(logger: Self.silent) { connection in
-            for statement in statements {
-                // Drained, so a failing statement throws here rather than as the next one's "transaction aborted".
-                for try await _ in try await connection.query(Self.query(statement), logger: Self.silent) {}
-            }
+            try await Self.drain(statements, on: connection)
+        }
+    }
+
+    /// `beforeCommit` runs on NIO's thread pool while the transaction is open.
+    func writeAll(_ statements: [SQLStatement], beforeCommit: @escaping @Sendable () throws -> Void) async throws {
+        try await client.withTransaction(logger: Self.silent) { connection in
+            try await Self.drain(statements, on: connection)
+            try await NIOThreadPool.singleton.runIfActive { try beforeCommit() }
+        }
+    }
+
+    private static func drain(_ statements: [SQLStatement], on connection: PostgresConnection) async throws {
+        for statement in statements {
+            // Drained, so a failing statement throws here rather than as the next one's "transaction aborted".
+            for try await _ in try await connection.query(query(statement), logger: silent) {}
         }
     }
 

@@ -13,6 +13,10 @@ public protocol SQLExecutor: Sendable {
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
     /// Several writes in one transaction, all or nothing (bulk seeding, maintenance).
     func writeAll(_ statements: [SQLStatement]) async throws
+    /// `writeAll`, then `beforeCommit` inside the same transaction, after the last statement and before COMMIT; it
+    /// runs on a thread that may block (file work), and when it throws the transaction is rolled back. For work
+    /// outside the database that must be done before a committed row can refer to it (an upload's files).
+    func writeAll(_ statements: [SQLStatement], beforeCommit: @escaping @Sendable () throws -> Void) async throws
     /// Several statements in one transaction, in order, all or nothing; answers the last one's rows. On
     /// PostgreSQL each statement sees what committed before it started (READ COMMITTED), so a row locked by an
     /// earlier statement orders this transaction after every other that locked it first.

@@ -72,11 +72,17 @@ struct SQLiteExecutor: SQLExecutor {
     }
 
     func writeAll(_ statements: [SQLStatement]) async throws {
+        try await writeAll(statements, beforeCommit: {})
+    }
+
+    /// `beforeCommit` runs on GRDB's writer queue, a thread of its own that may block (never an event loop).
+    func writeAll(_ statements: [SQLStatement], beforeCommit: @escaping @Sendable () throws -> Void) async throws {
         try await pool.write { db in
             for statement in statements {
                 let prepared = try db.cachedStatement(sql: statement.sql)
                 try prepared.execute(arguments: Self.arguments(statement.binds))
             }
+            try beforeCommit()
         }
     }
 

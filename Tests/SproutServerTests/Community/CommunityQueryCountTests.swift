@@ -67,6 +67,11 @@ final class CountingExecutor: SQLExecutor, @unchecked Sendable {
         try await base.writeAll(statements)
     }
 
+    func writeAll(_ statements: [SQLStatement], beforeCommit: @escaping @Sendable () throws -> Void) async throws {
+        for _ in statements { tick() }
+        try await base.writeAll(statements, beforeCommit: beforeCommit)
+    }
+
     func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row] {
         for _ in statements { tick() }
         return try await base.writeSequence(statements, as: type)

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import SproutServer
+
+/// Security review, issue 25 point 14: an upload's files were written into place before its product was inserted,
+/// so a crash in between left them for ever. They are staged under `market-images/tmp/` (or held for the
+/// product's own transaction, on database storage) and placed only by the transaction that inserts their rows.
+@Suite struct MarketUploadStagingTests {
+    static let storages: [MarketImageStorageKind] = [.files, .database]
+
+    @Test func aSuccessfulUploadsFilesAreInPlaceTheOwnersAloneAndNothingStaysStaged() async throws {
+        let dataDirectory = Self.temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        try await withTestApp(configure: { $0.dataDirectory = dataDirectory }) { client, _ in
+            let vendor = try await client.makeVendor("placed")
+            let product = try await client.registerProduct(as: vendor, images: [try TestImages.jpeg(width: 90, height: 60), try TestImages.png(width: 30, height: 30)])
+            let keys = (product["images"]?.array ?? []).compactMap { $0["url"]?.string.flatMap { URL(string: $0)?.lastPathComponent.prefix(32) } }
+            #expect(keys.count == 2)
+            let placed = Self.files(in: dataDirectory + "/market-images").filter { !$0.hasPrefix("tmp/") }
+            #expect(placed.count == 4 && keys.allSatisfy { key in placed.filter { $0.contains(key) }.count == 2 }, "\(placed)")
+            for file in placed {
+                // Whatever the process's umask (the tests' is 022): uploads are the server's alone.
+                #expect(try Self.mode(of: dataDirectory + "/market-images/" + file) == 0o600, "\(file)")
+            }
+            #expect(Self.files(in: dataDirectory + "/market-images/tmp").isEmpty)
+        }
+    }
+
+    /// While the insert waits, a crash would leave only what the sweep at start removes: nothing in place, no
+    /// blob. When the insert then fails, nothing is left at all.
+    @Test(arguments: storages)
+    func untilTheInsertCommitsTheFilesAreOnlyStagedAndAFailedInsertLeavesNothing(storage: MarketImageStorageKind) async throws {
+        let dataDirectory = Self.temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        try await withTestApp(configure: { $0.marketImageStorage = storage; $0.dataDirectory = dataDirectory }) { client, database in
+            let vendor = try await client.makeVendor("staged")
+            let hold = try await ProductInsertHold.install(on: database)
+            let images = [try TestImages.jpeg(width: 90, height: 60), try TestImages.png(width: 30, height: 30)]
+            let params = MarketUploadAbuseTests.params(vendor)
+            let upload = Task {
+                try await client.register(parts: [.params(params), .image(images[0]), .image(images[1], filename: "b.png", contentType: "image/png")], identifier: vendor.identifier)
+            }
+            do {
+                try await hold.waitForAnInsert()
+            } catch {
+                try? await hold.release()
+                throw error
+            }
+            let root = dataDirectory + "/market-images"
+            #expect(Self.files(in: root).filter { !$0.hasPrefix("tmp/") }.isEmpty, "placed before the insert: \(Self.files(in: root))")
+            #expect(try await database.marketCount("market_image_blobs") == 0)
+            if storage == .files {
+                #expect(Self.files(in: root + "/tmp").count == 4, "\(Self.files(in: root))")
+            }
+            try await hold.release()
+            let response = try await upload.value
+            #expect(response.status == .internalServerError, "\(response.status) \(response.text)")
+            #expect(Self.files(in: root).isEmpty, "left behind: \(Self.files(in: root))")
+            #expect(try await database.marketCount("market_products") == 0)
+            #expect(try await database.marketCount("market_images") == 0)
+            #expect(try await database.marketCount("market_image_blobs") == 0)
+        }
+    }
+
+    static func temporaryDataDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sprout-staging-\(UUID().uuidString)").path
+    }
+
+    /// Regular files under `directory`, as paths relative to it.
+    static func files(in directory: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        return enumerator.compactMap { $0 as? String }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }.sorted()
+    }
+
+    static func mode(of path: String) throws -> Int {
+        ((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1) & 0o777
+    }
+}
