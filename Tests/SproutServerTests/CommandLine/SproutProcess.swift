@@ -4,7 +4,7 @@ import Testing
 /// The `sprout` binary built beside the tests, run as a person runs it: arguments, an environment of its own
 /// (always SQLite in a temporary data directory), standard output and error kept in files to read.
 struct SproutProcess {
-    let process = Process()
+    let process: ChildProcess
     let output: URL
     let errors: URL
 
@@ -20,19 +20,15 @@ struct SproutProcess {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         output = directory.appendingPathComponent("stdout")
         errors = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw TestFailure("no sprout binary at \(Self.binary.path): run `swift build` first")
         }
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        // Nothing from the test run's own environment (DATABASE_URL of the PostgreSQL pass, PORT, …) leaks in.
-        process.environment = ["PATH": "/usr/bin:/bin", "LOG_LEVEL": "warning", "WEATHER_PROVIDER": "off"].merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(
+            Self.binary.path, arguments,
+            // Nothing from the test run's own environment (DATABASE_URL of the PostgreSQL pass, PORT, …) leaks in.
+            environment: ["PATH": "/usr/bin:/bin", "LOG_LEVEL": "warning", "WEATHER_PROVIDER": "off"].merging(environment) { $1 },
+            standardOutput: output.path, standardError: errors.path
+        )
     }
 
     var standardOutput: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
@@ -51,7 +47,7 @@ struct SproutProcess {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw TestFailure("sprout \(process.arguments ?? []) still ran after \(limit)")
+                throw TestFailure("sprout \(process.arguments) still ran after \(limit)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
