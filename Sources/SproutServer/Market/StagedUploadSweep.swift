@@ -24,6 +24,8 @@ extension FileImageStorage {
         }
     }
 
+    private static let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
     /// Blocking: one pass over `tmp/`.
     private func visitStaleStagedFiles(olderThan age: TimeInterval, now: Date, remove: Bool, _ visit: (String) -> Void = { _ in }) throws -> Int? {
         guard let directory = opendir(staging.path) else {
@@ -34,7 +36,9 @@ extension FileImageStorage {
         let cutoff = now.timeIntervalSince1970 - age
         var count = 0
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Read in place: copying `d_name` (256 bytes) can read past a short record at the end of readdir's
+            // buffer (the crash swiftlang/swift-corelibs-foundation#5472 fixed in Foundation's own copy).
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: Self.direntNameOffset).assumingMemoryBound(to: CChar.self))
             guard name != ".", name != ".." else { continue }
             let path = staging.appendingPathComponent(name).path
             var status = stat()
