@@ -8,9 +8,9 @@ import SproutServer
 /// Swift's tasks run on NIO's event-loop threads instead of a separate pool (as Vapor's template does): a request's
 /// handler then continues on the thread that read it, without a hop to another thread and back for every request
 /// part and response. Measured with wrk -c64 on this 2-core machine, show one todo 8,200–8,900 → 10,000–12,100 req/s,
-/// `/health` 8,470 → 14,390 (docs/data-layer.md). The rule stays what it was on Swift's own pool: nothing blocks a
-/// task for long — bcrypt, image decoding and file work run on NIO's thread pool, and a plain SQLite read is a
-/// few microseconds on cached pages.
+/// `/health` 8,470 → 14,390. The rule stays what it was on Swift's own pool: nothing blocks a
+/// task for long — bcrypt and image decoding run on pools of their own (`WorkPools`), file work on NIO's thread
+/// pool, long answers are encoded off the loops, and a plain SQLite read is a few microseconds on cached pages.
 @main
 enum Entrypoint {
     static func main() async {

@@ -4,7 +4,8 @@
 /// later statement depends on an earlier one (the Diary's clock).
 public protocol SQLExecutor: Sendable {
     var dialect: SQLDialect { get }
-    /// A read. On SQLite it runs on a reader connection beside the writer, never waiting for writes.
+    /// A read. On SQLite it runs on the calling thread's own connection (`SQLiteThreadReaders`), beside the
+    /// writer, never waiting for writes.
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row]
     /// A read that may be slow whatever the index (a substring search can be crafted to be): only a few run at
     /// once, so the other connections stay free for plain reads.

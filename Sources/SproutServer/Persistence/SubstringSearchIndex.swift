@@ -1,6 +1,6 @@
 /// An index for `LIKE '%text%'` over one folded text column of one table: SQLite FTS5 with the trigram tokenizer
 /// (an external-content table kept right by triggers), PostgreSQL `pg_trgm` (a GIN index). The index changes in
-/// the same transaction as the row. Any table can have one (the Board's posts will): add
+/// the same transaction as the row. Any table can have one (the Board's posts and the Market's products do): add
 /// `migrationStatements` to a migration and `condition` to the queries.
 ///
 /// Queries shorter than three code points go around the index, as a plain LIKE over the table: trigrams

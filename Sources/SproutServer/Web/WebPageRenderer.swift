@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Renders a page inside the shared layout, with the header showing who is signed in. Every page controller
-/// (shell, accounts, community) renders through one of these.
+/// (shell, accounts and every app's pages) renders through one of these.
 struct WebPageRenderer: Sendable {
     let templates: WebTemplates
     let assets: StaticAssets
