@@ -31,22 +31,3 @@ struct Comment: Sendable, Equatable {
     let createdAt: Date
     let updatedAt: Date
 }
-
-/// A post one relation deep: its author as an id.
-struct ShallowPost: Sendable, Equatable {
-    let id: Int
-    let text: String
-    let authorID: Int
-    let createdAt: Date
-    let updatedAt: Date
-}
-
-/// A comment one relation deep: its author and post as ids.
-struct ShallowComment: Sendable, Equatable {
-    let id: Int
-    let text: String
-    let authorID: Int
-    let postID: Int
-    let createdAt: Date
-    let updatedAt: Date
-}
