@@ -86,11 +86,6 @@ struct SQLiteExecutor: SQLExecutor {
         }
     }
 
-    /// Runs SQL text that may hold several statements (migrations).
-    static func execute(script: String, in db: Database) throws {
-        try db.execute(sql: script)
-    }
-
     static func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement, in db: Database) throws -> [Row] {
         let prepared = try db.cachedStatement(sql: statement.sql)
         let cursor = try GRDB.Row.fetchCursor(prepared, arguments: arguments(statement.binds))
