@@ -21,7 +21,9 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration, database: database, logger: logger)
+    // One sealer, so the key file is read once: the routes and the start-up check share it.
+    let sealer = SecretSealer(configuration)
+    let router = buildRouter(configuration, database: database, logger: logger, sealer: sealer)
     let requestTimeout = TimeAmount(configuration.requestTimeout)
     var app = Application(
         router: router,
@@ -37,7 +39,7 @@ public func buildApplication(
     app.beforeServerStarts {
         // A database that is not there yet is waited for, and SIGTERM ends the wait (graceful shutdown cancels it).
         try await cancelWhenGracefulShutdown { try await database.migrateWhenReachable() }
-        try await SecretsAtRest(database: database, configuration: configuration).prepare(logger: logger)
+        try await SecretsAtRest(sealer: sealer, executor: database.executor).prepare(logger: logger)
         logger.info("database ready", metadata: ["database": "\(database.settings.redacted)"])
         await sweepStagedUploads(dataDirectory: configuration.dataDirectory, logger: logger)
     }
@@ -45,10 +47,12 @@ public func buildApplication(
 }
 
 /// Every service's routes behind the shared middleware (tests read its `routes` too).
-func buildRouter(_ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger) -> Router<SproutRequestContext> {
+func buildRouter(
+    _ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger, sealer: SecretSealer? = nil
+) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
-    let sealer = SecretSealer(configuration)
+    let sealer = sealer ?? SecretSealer(configuration)
     let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer)
     // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
     let web = WebController<SproutRequestContext>(callers: accounts.authenticator)

@@ -48,7 +48,7 @@ struct SQLCommunityRepository: AccountActivity {
     func posts(ids: [Int]) async throws -> [Post] {
         guard !ids.isEmpty else { return [] }  // PostgreSQL refuses an empty IN ()
         var statement = SQLStatement(sql: "", binds: [])
-        let placeholders = ids.map { statement.bind(.int($0)) }.joined(separator: ", ")
+        let placeholders = statement.bindList(ids.map { .int($0) })
         statement.sql = """
             SELECT \(Self.postColumns), \(Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
             WHERE p.id IN (\(placeholders))
@@ -131,7 +131,7 @@ struct SQLCommunityRepository: AccountActivity {
     func comments(ids: [Int]) async throws -> [Comment] {
         guard !ids.isEmpty else { return [] }
         var statement = SQLStatement(sql: "", binds: [])
-        let placeholders = ids.map { statement.bind(.int($0)) }.joined(separator: ", ")
+        let placeholders = statement.bindList(ids.map { .int($0) })
         statement.sql = commentSelect + " WHERE c.id IN (\(placeholders))"
         return Self.ordered(try await executor.read(statement, as: CommentRow.self).map(\.comment), as: ids, id: \.id)
     }
@@ -236,7 +236,7 @@ struct SQLCommunityRepository: AccountActivity {
         var byPost: [Int: [ShallowComment]] = [:]
         for chunk in stride(from: 0, to: rows.count, by: 500).map({ rows[$0..<min($0 + 500, rows.count)] }) {
             var statement = SQLStatement(sql: "", binds: [])
-            let placeholders = chunk.map { statement.bind(.int($0.id)) }.joined(separator: ", ")
+            let placeholders = statement.bindList(chunk.map { .int($0.id) })
             statement.sql = "SELECT \(Self.shallowCommentColumns) FROM comments WHERE post_id IN (\(placeholders)) ORDER BY post_id, id"
             for comment in try await executor.read(statement, as: ShallowComment.self) {
                 byPost[comment.postID, default: []].append(comment)

@@ -37,8 +37,7 @@ struct DatabaseImageStorage: MarketImageStorage {
     func delete(_ names: [MarketImageFileName]) async throws {
         guard !names.isEmpty else { return }
         var statement = SQLStatement(sql: "", binds: [])
-        let placeholders = names.map { statement.bind(.text($0.description)) }
-        statement.sql = "DELETE FROM market_image_blobs WHERE key IN (\(placeholders.joined(separator: ", "))) RETURNING 1"
+        statement.sql = "DELETE FROM market_image_blobs WHERE key IN (\(statement.bindList(names.map { .text($0.description) }))) RETURNING 1"
         _ = try await executor.write(statement, as: SQLInt.self)
     }
 

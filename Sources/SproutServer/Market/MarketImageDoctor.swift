@@ -78,8 +78,7 @@ public struct MarketImageDoctor: Sendable {
     private func stillThere(_ rows: [ImageRow]) async throws -> [ImageRow] {
         guard !rows.isEmpty else { return [] }
         var statement = SQLStatement(sql: "", binds: [])
-        let placeholders = rows.map { statement.bind(.int($0.id)) }
-        statement.sql = "SELECT id FROM market_images WHERE id IN (\(placeholders.joined(separator: ", ")))"
+        statement.sql = "SELECT id FROM market_images WHERE id IN (\(statement.bindList(rows.map { .int($0.id) })))"
         let present = Set(try await executor.read(statement, as: SQLInt.self).map(\.value))
         return rows.filter { present.contains($0.id) }
     }
@@ -88,8 +87,7 @@ public struct MarketImageDoctor: Sendable {
     private func referencedFormats(of keys: some Collection<String>) async throws -> [String: String] {
         guard !keys.isEmpty else { return [:] }
         var statement = SQLStatement(sql: "", binds: [])
-        let placeholders = keys.map { statement.bind(.text($0)) }
-        statement.sql = "SELECT storage_key, format FROM market_images WHERE storage_key IN (\(placeholders.joined(separator: ", ")))"
+        statement.sql = "SELECT storage_key, format FROM market_images WHERE storage_key IN (\(statement.bindList(keys.map { .text($0) })))"
         return Dictionary(try await executor.read(statement, as: KeyAndFormat.self).map { ($0.key, $0.format) }) { first, _ in first }
     }
 
@@ -171,8 +169,7 @@ public struct MarketImageDoctor: Sendable {
             report.imageRows += page.count
             let names = page.flatMap(\.names).map(\.description)
             var statement = SQLStatement(sql: "", binds: [])
-            let placeholders = names.map { statement.bind(.text($0)) }
-            statement.sql = "SELECT key FROM market_image_blobs WHERE key IN (\(placeholders.joined(separator: ", ")))"
+            statement.sql = "SELECT key FROM market_image_blobs WHERE key IN (\(statement.bindList(names.map { .text($0) })))"
             let present = Set(try await executor.read(statement, as: SQLTextValue.self).map(\.value))
             let missing = page.filter { !$0.names.allSatisfy { present.contains($0.description) } }
             for row in try await stillThere(missing) {
@@ -197,8 +194,7 @@ public struct MarketImageDoctor: Sendable {
             report.add(.orphanBlobs, count: orphans.count, examples: orphans, fixed: fix)
             if fix, !orphans.isEmpty {
                 var statement = SQLStatement(sql: "", binds: [])
-                let placeholders = orphans.map { statement.bind(.text($0)) }
-                statement.sql = "DELETE FROM market_image_blobs WHERE key IN (\(placeholders.joined(separator: ", ")))"
+                statement.sql = "DELETE FROM market_image_blobs WHERE key IN (\(statement.bindList(orphans.map { .text($0) })))"
                 try await executor.writeAll([statement])
             }
             after = last

@@ -53,6 +53,12 @@ public struct SQLStatement: Sendable {
         binds.append(value)
         return "$\(binds.count)"
     }
+
+    /// Adds the values and returns their placeholders, comma-separated, for `IN (…)`. Callers keep the list
+    /// non-empty: PostgreSQL refuses `IN ()`.
+    public mutating func bindList(_ values: some Sequence<SQLValue>) -> String {
+        values.map { bind($0) }.joined(separator: ", ")
+    }
 }
 
 /// One result row, read by column position. Each executor wraps its driver's row in one of these, so a type
