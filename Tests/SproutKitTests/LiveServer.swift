@@ -89,7 +89,7 @@ struct LiveDatabasePlace: Sendable {
         if let url = ProcessInfo.processInfo.environment["SPROUT_TEST_DATABASE_URL"], !url.isEmpty {
             let schema = "kit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
             try await SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger).withOpen { admin in
-                try await admin.executor.writeAll([SQLStatement("CREATE SCHEMA \(schema)")])
+                try await admin.executor.writeAll([SQLStatement("CREATE SCHEMA \(raw: schema)")])
             }
             return LiveDatabasePlace(settings: .postgres(url: url, schema: schema), directory: nil)
         }
@@ -105,7 +105,7 @@ struct LiveDatabasePlace: Sendable {
     func dropSchema(logger: Logger) async {
         guard case .postgres(let url, let schema?) = settings else { return }
         try? await SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger).withOpen { admin in
-            try await admin.executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(schema) CASCADE")])
+            try await admin.executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(raw: schema) CASCADE")])
         }
     }
 }

@@ -45,23 +45,22 @@ struct LoginThrottle: Sendable {
         if executor.dialect == .postgres {
             // Concurrent attempts for one account or address wait for each other here, so each counts the rows
             // the ones before it recorded. Subject then address, in every transaction: no lock cycle.
-            statements.append(SQLStatement(
-                "SELECT pg_advisory_xact_lock(hashtext($1)), pg_advisory_xact_lock(hashtext($2))",
-                .text("login:" + attempt.subjectKey), .text("login:" + addressKey)
-            ))
+            statements.append("""
+                SELECT pg_advisory_xact_lock(hashtext(\(bind: "login:" + attempt.subjectKey))),
+                  pg_advisory_xact_lock(hashtext(\(bind: "login:" + addressKey)))
+                """)
         }
-        statements.append(SQLStatement("DELETE FROM login_failures WHERE failed_at <= $1", .date(now.addingTimeInterval(-Self.window))))
-        statements.append(SQLStatement(
-            """
+        let windowStart = now.addingTimeInterval(-Self.window)
+        statements.append("DELETE FROM login_failures WHERE failed_at <= \(bind: windowStart)")
+        statements.append("""
             INSERT INTO login_failures (key, failed_at, attempt)
-            SELECT keys.k, $3, $4 FROM (SELECT $1 AS k UNION ALL SELECT $2) AS keys
-            WHERE (SELECT count(*) FROM login_failures WHERE key = $1 AND failed_at > $5) < $6
-              AND (SELECT count(*) FROM login_failures WHERE key = $2 AND failed_at > $5) < $7
+            SELECT keys.k, \(bind: now), \(bind: attempt.id) FROM (SELECT \(bind: attempt.subjectKey) AS k UNION ALL SELECT \(bind: addressKey)) AS keys
+            WHERE (SELECT count(*) FROM login_failures WHERE key = \(bind: attempt.subjectKey) AND failed_at > \(bind: windowStart))
+                < \(bind: Self.failuresPerIdentifier)
+              AND (SELECT count(*) FROM login_failures WHERE key = \(bind: addressKey) AND failed_at > \(bind: windowStart))
+                < \(bind: Self.failuresPerAddress)
             RETURNING key
-            """,
-            .text(attempt.subjectKey), .text(addressKey), .date(now), .text(attempt.id),
-            .date(now.addingTimeInterval(-Self.window)), .int(Self.failuresPerIdentifier), .int(Self.failuresPerAddress)
-        ))
+            """)
         let recorded = try await executor.writeSequence(statements, as: SQLTextValue.self)
         return recorded.isEmpty ? nil : attempt
     }
@@ -71,7 +70,7 @@ struct LoginThrottle: Sendable {
     /// but an address guessing at many accounts keeps its count).
     func succeeded(_ attempt: Attempt) async throws {
         _ = try await executor.write(
-            SQLStatement("DELETE FROM login_failures WHERE key = $1 OR attempt = $2", .text(attempt.subjectKey), .text(attempt.id)),
+            "DELETE FROM login_failures WHERE key = \(bind: attempt.subjectKey) OR attempt = \(bind: attempt.id)",
             as: SQLInt.self
         )
     }

@@ -4,32 +4,33 @@ import Foundation
 struct SQLAccountRepository: Sendable {
     let executor: any SQLExecutor
 
+    /// What `Account(row:)` reads.
     static let columns = "id, username, email, password_hash, blocked, created_at, updated_at, token_generation, kept_token_id"
     static let qualifiedColumns = "accounts.id, accounts.username, accounts.email, accounts.password_hash, accounts.blocked, accounts.created_at, accounts.updated_at, accounts.token_generation, accounts.kept_token_id"
 
     func find(id: Int) async throws -> Account? {
         // Every request with a Bearer token asks this: kept prepared.
-        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM accounts WHERE id = $1", .int(id)).prepared(), as: Account.self)
+        try await executor.readFirst(
+            SQLStatement("SELECT \(raw: Self.columns) FROM accounts WHERE id = \(bind: id)").prepared(), as: Account.self
+        )
     }
 
     func find(username: String) async throws -> Account? {
-        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM accounts WHERE username = $1", .text(username)), as: Account.self)
+        try await executor.readFirst("SELECT \(raw: Self.columns) FROM accounts WHERE username = \(bind: username)", as: Account.self)
     }
 
     func find(email: String) async throws -> Account? {
-        try await executor.readFirst(SQLStatement("SELECT \(Self.columns) FROM accounts WHERE email = $1", .text(email.lowercased())), as: Account.self)
+        try await executor.readFirst("SELECT \(raw: Self.columns) FROM accounts WHERE email = \(bind: email.lowercased())", as: Account.self)
     }
 
     /// Inserts the account, or returns nil when its username or email is already taken — decided by the unique
     /// indexes, so two sign-ups racing for one name cannot both win.
     func create(username: String, email: String, passwordHash: String, at now: Date) async throws -> Account? {
-        let statement = SQLStatement(
-            """
+        let statement: SQLStatement = """
             INSERT INTO accounts (username, email, password_hash, blocked, created_at, updated_at)
-            VALUES ($1, $2, $3, NULL, $4, $4) ON CONFLICT DO NOTHING RETURNING \(Self.columns)
-            """,
-            .text(username), .text(email.lowercased()), .text(passwordHash), .date(now)
-        )
+            VALUES (\(bind: username), \(bind: email.lowercased()), \(bind: passwordHash), NULL, \(bind: now), \(bind: now))
+            ON CONFLICT DO NOTHING RETURNING \(raw: Self.columns)
+            """
         return try await executor.writeFirst(statement, as: Account.self)
     }
 
@@ -41,17 +42,12 @@ struct SQLAccountRepository: Sendable {
         let keptToken: String? = if case .token(let tokenID) = kept { tokenID } else { nil }
         let rows = try await executor.writeSequence(
             [
-                SQLStatement(
-                    "DELETE FROM web_sessions WHERE account_id = $1 AND token_hash <> $2",
-                    .int(id), .text(keptSession ?? "")
-                ),
-                SQLStatement(
-                    """
-                    UPDATE accounts SET password_hash = $2, updated_at = $3, token_generation = token_generation + 1,
-                      kept_token_id = $4 WHERE id = $1 RETURNING \(Self.columns)
-                    """,
-                    .int(id), .text(passwordHash), .date(now), keptToken.map(SQLValue.text) ?? .null
-                ),
+                "DELETE FROM web_sessions WHERE account_id = \(bind: id) AND token_hash <> \(bind: keptSession ?? "")",
+                """
+                UPDATE accounts SET password_hash = \(bind: passwordHash), updated_at = \(bind: now),
+                  token_generation = token_generation + 1, kept_token_id = \(bind: keptToken)
+                WHERE id = \(bind: id) RETURNING \(raw: Self.columns)
+                """,
             ],
             as: Account.self
         )
@@ -63,14 +59,11 @@ struct SQLAccountRepository: Sendable {
     func setBlocked(id: Int, _ blocked: Bool, at now: Date) async throws -> Account? {
         let rows = try await executor.writeSequence(
             [
-                SQLStatement("DELETE FROM web_sessions WHERE account_id = $1", .int(id)),
-                SQLStatement(
-                    """
-                    UPDATE accounts SET blocked = $2, updated_at = $3, token_generation = token_generation + 1,
-                      kept_token_id = NULL WHERE id = $1 RETURNING \(Self.columns)
-                    """,
-                    .int(id), .bool(blocked), .date(now)
-                ),
+                "DELETE FROM web_sessions WHERE account_id = \(bind: id)",
+                """
+                UPDATE accounts SET blocked = \(bind: blocked), updated_at = \(bind: now), token_generation = token_generation + 1,
+                  kept_token_id = NULL WHERE id = \(bind: id) RETURNING \(raw: Self.columns)
+                """,
             ],
             as: Account.self
         )
@@ -80,7 +73,7 @@ struct SQLAccountRepository: Sendable {
     /// Accounts in id order, `limit` from `afterID` on (for the administrator's list).
     func list(afterID: Int, limit: Int) async throws -> [Account] {
         try await executor.read(
-            SQLStatement("SELECT \(Self.columns) FROM accounts WHERE id > $1 ORDER BY id LIMIT $2", .int(afterID), .int(limit)),
+            "SELECT \(raw: Self.columns) FROM accounts WHERE id > \(bind: afterID) ORDER BY id LIMIT \(bind: limit)",
             as: Account.self
         )
     }
@@ -99,15 +92,15 @@ enum KeptCredential: Sendable {
 extension Account: SQLRowDecodable {
     init(row: some SQLRow) throws {
         self.init(
-            id: try row.int(0),
-            username: try row.string(1),
-            email: try row.string(2),
-            passwordHash: try row.string(3),
-            blocked: row.isNull(4) ? nil : try row.bool(4),
-            createdAt: try row.date(5),
-            updatedAt: try row.date(6),
-            tokenGeneration: try row.int(7),
-            keptTokenID: row.isNull(8) ? nil : try row.string(8)
+            id: try row.int("id"),
+            username: try row.string("username"),
+            email: try row.string("email"),
+            passwordHash: try row.string("password_hash"),
+            blocked: try row.isNull("blocked") ? nil : try row.bool("blocked"),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"),
+            tokenGeneration: try row.int("token_generation"),
+            keptTokenID: try row.optionalString("kept_token_id")
         )
     }
 }

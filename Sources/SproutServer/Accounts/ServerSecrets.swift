@@ -20,10 +20,10 @@ struct ServerSecrets: Sendable {
     /// both end up with the first one stored: the insert does nothing on conflict and the stored value is read back.
     func storedValue(named name: String, generate: () throws -> String) async throws -> String {
         _ = try await executor.write(
-            SQLStatement("INSERT INTO sprout_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", .text(name), .text(try generate())),
+            "INSERT INTO sprout_secrets (name, value) VALUES (\(bind: name), \(bind: try generate())) ON CONFLICT (name) DO NOTHING",
             as: SQLInt.self
         )
-        guard let stored = try await executor.readFirst(SQLStatement("SELECT value FROM sprout_secrets WHERE name = $1", .text(name)), as: SQLTextValue.self) else {
+        guard let stored = try await executor.readFirst("SELECT value FROM sprout_secrets WHERE name = \(bind: name)", as: SQLTextValue.self) else {
             throw SQLRowError.missingReturnedRow
         }
         return stored.value

@@ -14,10 +14,10 @@ struct WebSessions: Sendable {
     func start(accountID: Int, at now: Date = Date()) async throws -> String {
         let token = ServerSecrets.randomToken()
         _ = try await executor.write(
-            SQLStatement(
-                "INSERT INTO web_sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
-                .text(Self.hash(token)), .int(accountID), .date(now), .date(now.addingTimeInterval(Self.lifetime))
-            ),
+            """
+            INSERT INTO web_sessions (token_hash, account_id, created_at, expires_at)
+            VALUES (\(bind: Self.hash(token)), \(bind: accountID), \(bind: now), \(bind: now.addingTimeInterval(Self.lifetime)))
+            """,
             as: SQLInt.self
         )
         return token
@@ -26,13 +26,10 @@ struct WebSessions: Sendable {
     /// The account whose session the token is, if the session exists and has not expired.
     func account(forToken token: String, at now: Date = Date()) async throws -> Account? {
         return try await executor.readFirst(
-            SQLStatement(
-                """
-                SELECT \(SQLAccountRepository.qualifiedColumns) FROM web_sessions JOIN accounts ON accounts.id = web_sessions.account_id
-                WHERE web_sessions.token_hash = $1 AND web_sessions.expires_at > $2
-                """,
-                .text(Self.hash(token)), .date(now)
-            ).prepared(),  // every request of a signed-in browser asks this
+            SQLStatement("""
+                SELECT \(raw: SQLAccountRepository.qualifiedColumns) FROM web_sessions JOIN accounts ON accounts.id = web_sessions.account_id
+                WHERE web_sessions.token_hash = \(bind: Self.hash(token)) AND web_sessions.expires_at > \(bind: now)
+                """).prepared(),  // every request of a signed-in browser asks this
             as: Account.self
         )
     }
@@ -40,8 +37,8 @@ struct WebSessions: Sendable {
     /// Ends the session (logout), and clears expired ones while at it.
     func end(token: String, at now: Date = Date()) async throws {
         try await executor.writeAll([
-            SQLStatement("DELETE FROM web_sessions WHERE token_hash = $1", .text(Self.hash(token))),
-            SQLStatement("DELETE FROM web_sessions WHERE expires_at <= $1", .date(now)),
+            "DELETE FROM web_sessions WHERE token_hash = \(bind: Self.hash(token))",
+            "DELETE FROM web_sessions WHERE expires_at <= \(bind: now)",
         ])
     }
 

@@ -36,11 +36,11 @@ public struct SecretsAtRest: Sendable {
     private func sealPlainJWTKey() async throws -> Bool {
         let name = "jwt"
         guard let stored = try await executor.readFirst(
-            SQLStatement("SELECT value FROM sprout_secrets WHERE name = $1", .text(name)), as: SQLTextValue.self
+            "SELECT value FROM sprout_secrets WHERE name = \(bind: name)", as: SQLTextValue.self
         )?.value, !stored.hasPrefix(SecretSealer.prefix) else { return false }
         let sealed = try sealer.seal(stored, purpose: ServerSecrets.purpose(of: name))
         let updated = try await executor.write(
-            SQLStatement("UPDATE sprout_secrets SET value = $3 WHERE name = $1 AND value = $2 RETURNING 1", .text(name), .text(stored), .text(sealed)),
+            "UPDATE sprout_secrets SET value = \(bind: sealed) WHERE name = \(bind: name) AND value = \(bind: stored) RETURNING 1",
             as: SQLInt.self
         )
         return !updated.isEmpty

@@ -20,7 +20,7 @@ public struct BoardSeeder: Sendable {
         let executor = database.executor
         var authors: [(id: Int, name: String)] = []
         for username in usernames {
-            guard let id = try await executor.readFirst(SQLStatement("SELECT id FROM accounts WHERE username = $1", .text(username)), as: SQLInt.self) else {
+            guard let id = try await executor.readFirst("SELECT id FROM accounts WHERE username = \(bind: username)", as: SQLInt.self) else {
                 throw SQLRowError.missingReturnedRow
             }
             authors.append((id.value, username))
@@ -31,8 +31,7 @@ public struct BoardSeeder: Sendable {
         var lastFreePost: Int?
         while inserted < count {
             let size = min(500, count - inserted)
-            var statement = SQLStatement(sql: "", binds: [])
-            let rows = (0..<size).map { offset in
+            let rows = (0..<size).map { offset -> SQLStatement in
                 let number = inserted + offset
                 let author = authors[number % authors.count]
                 let (board, type, anonymous): (Int, String, Bool) =
@@ -40,19 +39,17 @@ public struct BoardSeeder: Sendable {
                 let parent = board == 2 && number % 20 == 1 ? lastFreePost : nil
                 let title = Self.title(number)
                 let contents = Self.contents(number)
-                let values: [SQLValue] = [
-                    .int(board), .int(author.id), parent.map(SQLValue.int) ?? .null, .text(title), .text(contents),
-                    .text(parent != nil ? "reply" : type), .bool(anonymous), .int(number % 97),
-                    .date(start.addingTimeInterval(Double(number) * 60)), .text(BoardText.fold(title)),
-                    .text(BoardText.fold(contents)), .text(anonymous ? "" : BoardText.fold(author.name)),
-                ]
-                let placeholders = values.map { statement.bind($0) }
-                return "(\(placeholders.joined(separator: ", ")), \(placeholders[8]))"
+                let at = start.addingTimeInterval(Double(number) * 60)
+                return """
+                    (\(bind: board), \(bind: author.id), \(bind: parent), \(bind: title), \(bind: contents), \(bind: parent != nil ? "reply" : type),
+                     \(bind: anonymous), \(bind: number % 97), \(bind: at), \(bind: BoardText.fold(title)), \(bind: BoardText.fold(contents)),
+                     \(bind: anonymous ? "" : BoardText.fold(author.name)), \(bind: at))
+                    """
             }
-            statement.sql = """
+            let statement: SQLStatement = """
                 INSERT INTO board_posts (board_id, account_id, parent_post_id, title, contents, post_type, is_anonymous,
                   view_count, created_at, title_folded, contents_folded, writer_folded, updated_at)
-                VALUES \(rows.joined(separator: ", ")) RETURNING id, board_id
+                VALUES \(.joined(rows, separator: ", ")) RETURNING id, board_id
                 """
             let written = try await executor.write(statement, as: BoardPostKey.self)
             lastFreePost = written.filter { $0.boardID == 2 }.map(\.id).max() ?? lastFreePost
@@ -60,7 +57,7 @@ public struct BoardSeeder: Sendable {
             executor.noteGrowth(of: "board_posts", by: size)
             if inserted == count || inserted % 10_000 == 0 { progress(inserted) }
         }
-        if executor.dialect == .postgres { try await executor.writeAll([SQLStatement("ANALYZE board_posts")]) }
+        if executor.dialect == .postgres { try await executor.writeAll(["ANALYZE board_posts"]) }
     }
 
     static func title(_ number: Int) -> String {
@@ -81,7 +78,7 @@ private struct BoardPostKey: SQLRowDecodable {
     let id: Int
     let boardID: Int
     init(row: some SQLRow) throws {
-        id = try row.int(0)
-        boardID = try row.int(1)
+        id = try row.int("id")
+        boardID = try row.int("board_id")
     }
 }

@@ -87,19 +87,20 @@ struct CollectionQuery: Sendable, Equatable {
         return limit <= Self.defaultLimit
     }
 
-    /// `WHERE …` for the filters (or `true`), with values bound into `statement`. `table` qualifies the columns.
-    func whereClause(table: String, _ statement: inout SQLStatement) -> String {
+    /// The filters joined by AND (or `1 = 1`). `table` qualifies the columns.
+    func whereClause(table: String) -> SQLStatement {
         guard !filters.isEmpty else { return "1 = 1" }
-        return filters.map { filter in
+        return .joined(filters.map { filter in
             let column = "\(table).\(filter.field.column)"
             // A date matches within its millisecond: the stored value (REAL seconds on SQLite) and the one parsed
             // from the text may differ in the last bit.
             if case .date(let date) = filter.value {
-                let from = statement.bind(.date(date.addingTimeInterval(-0.0005)))
-                return "\(column) >= \(from) AND \(column) < \(statement.bind(.date(date.addingTimeInterval(0.0005))))"
+                return """
+                    \(raw: column) >= \(bind: date.addingTimeInterval(-0.0005)) AND \(raw: column) < \(bind: date.addingTimeInterval(0.0005))
+                    """
             }
-            return "\(column) = \(statement.bind(filter.value))"
-        }.joined(separator: " AND ")
+            return "\(raw: column) = \(bind: filter.value)"
+        }, separator: " AND ")
     }
 
     /// `ORDER BY …`: the requested keys, then id in the first key's direction (the contract's tie rule), or id
@@ -113,9 +114,9 @@ struct CollectionQuery: Sendable, Equatable {
     }
 
     /// `LIMIT … OFFSET …`; no limit at all for `_limit=-1`.
-    func limitClause(_ dialect: SQLDialect, _ statement: inout SQLStatement) -> String {
+    func limitClause(_ dialect: SQLDialect) -> SQLStatement {
         // SQLite needs a LIMIT before an OFFSET: -1 is its "no limit"; PostgreSQL says LIMIT ALL.
-        let limit = limit.map { statement.bind(.int($0)) } ?? (dialect == .sqlite ? "-1" : "ALL")
-        return "LIMIT \(limit) OFFSET \(statement.bind(.int(start)))"
+        guard let limit else { return "LIMIT \(raw: dialect == .sqlite ? "-1" : "ALL") OFFSET \(bind: start)" }
+        return "LIMIT \(bind: limit) OFFSET \(bind: start)"
     }
 }

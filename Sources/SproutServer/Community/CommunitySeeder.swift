@@ -37,20 +37,18 @@ public struct CommunitySeeder: Sendable {
         var created = 0
         for username in usernames {
             let inserted = try await executor.write(
-                SQLStatement(
-                    """
-                    INSERT INTO accounts (username, email, password_hash, blocked, created_at, updated_at)
-                    VALUES ($1, $2, $3, NULL, $4, $4) ON CONFLICT DO NOTHING RETURNING id
-                    """,
-                    .text(username), .text("\(username)@example.com"), .text(hash), .date(stamp)
-                ),
+                """
+                INSERT INTO accounts (username, email, password_hash, blocked, created_at, updated_at)
+                VALUES (\(bind: username), \(bind: "\(username)@example.com"), \(bind: hash), NULL, \(bind: stamp), \(bind: stamp))
+                ON CONFLICT DO NOTHING RETURNING id
+                """,
                 as: SQLInt.self
             )
             created += inserted.count
         }
         var ids: [Int] = []
         for username in usernames {
-            guard let id = try await executor.readFirst(SQLStatement("SELECT id FROM accounts WHERE username = $1", .text(username)), as: SQLInt.self) else {
+            guard let id = try await executor.readFirst("SELECT id FROM accounts WHERE username = \(bind: username)", as: SQLInt.self) else {
                 throw SQLRowError.missingReturnedRow
             }
             ids.append(id.value)
@@ -62,14 +60,14 @@ public struct CommunitySeeder: Sendable {
         var inserted = 0
         while inserted < postCount {
             let size = min(500, postCount - inserted)
-            var statement = SQLStatement(sql: "", binds: [])
-            let rows = (0..<size).map { offset in
+            let rows = (0..<size).map { offset -> SQLStatement in
                 let number = inserted + offset
-                let at = statement.bind(.date(start.addingTimeInterval(Double(number) * 60)))
-                let text = statement.bind(.text(Self.postTexts[number % Self.postTexts.count]))
-                return "(\(text), \(statement.bind(.int(ids[number % ids.count]))), \(at), \(at))"
+                let at = start.addingTimeInterval(Double(number) * 60)
+                return "(\(bind: Self.postTexts[number % Self.postTexts.count]), \(bind: ids[number % ids.count]), \(bind: at), \(bind: at))"
             }
-            statement.sql = "INSERT INTO posts (text, user_id, created_at, updated_at) VALUES " + rows.joined(separator: ", ") + " RETURNING id"
+            let statement: SQLStatement = """
+                INSERT INTO posts (text, user_id, created_at, updated_at) VALUES \(.joined(rows, separator: ", ")) RETURNING id
+                """
             postIDs += try await executor.write(statement, as: SQLInt.self).map(\.value)
             inserted += size
             if inserted == postCount || inserted % 5000 == 0 { progress("Seeded \(inserted)/\(postCount) posts") }
@@ -77,22 +75,23 @@ public struct CommunitySeeder: Sendable {
         inserted = 0
         while inserted < commentCount, !postIDs.isEmpty {
             let size = min(500, commentCount - inserted)
-            var statement = SQLStatement(sql: "", binds: [])
-            let rows = (0..<size).map { offset in
+            let rows = (0..<size).map { offset -> SQLStatement in
                 let number = inserted + offset
                 // A fixed stride through the posts: every post gets about the same number of comments.
                 let post = postIDs[(number &* 7919) % postIDs.count]
-                let at = statement.bind(.date(stamp.addingTimeInterval(-Double(commentCount - number))))
-                let text = statement.bind(.text(Self.commentTexts[number % Self.commentTexts.count]))
-                return "(\(text), \(statement.bind(.int(post))), \(statement.bind(.int(ids[(number + 1) % ids.count]))), \(at), \(at))"
+                let at = stamp.addingTimeInterval(-Double(commentCount - number))
+                let text = Self.commentTexts[number % Self.commentTexts.count]
+                return "(\(bind: text), \(bind: post), \(bind: ids[(number + 1) % ids.count]), \(bind: at), \(bind: at))"
             }
-            statement.sql = "INSERT INTO comments (comment, post_id, user_id, created_at, updated_at) VALUES " + rows.joined(separator: ", ")
+            let statement: SQLStatement = """
+                INSERT INTO comments (comment, post_id, user_id, created_at, updated_at) VALUES \(.joined(rows, separator: ", "))
+                """
             try await executor.writeAll([statement])
             inserted += size
             if inserted == commentCount || inserted % 20000 == 0 { progress("Seeded \(inserted)/\(commentCount) comments") }
         }
         // Fresh planner statistics after a bulk insert (see TodoSeeder).
-        try await executor.writeAll([SQLStatement("ANALYZE posts"), SQLStatement("ANALYZE comments")])
+        try await executor.writeAll(["ANALYZE posts", "ANALYZE comments"])
         return Result(usernames: usernames, newPassword: created > 0 ? password : nil)
     }
 }

@@ -22,18 +22,19 @@ struct SQLCommunityRepository: AccountActivity {
         .init(name: "updated_at", column: "updated_at", kind: .date),
     ]
 
-    private static let authorColumns = "a.id, a.username, a.email, a.blocked, a.created_at, a.updated_at"
+    /// What `Author(row:prefix: "author_")` reads.
+    private static let authorColumns = prefixedColumns(Author.columns, of: "a", as: "author_")
+    /// What `ShallowPost(row:)` reads.
     private static let postColumns = "p.id, p.text, p.user_id, p.created_at, p.updated_at"
+    /// What `ShallowComment(row:)` reads.
     private static let shallowCommentColumns = "id, comment, user_id, post_id, created_at, updated_at"
 
     // MARK: - Posts
 
     func posts(_ query: CollectionQuery) async throws -> [Post] {
-        var statement = SQLStatement(sql: "", binds: [])
-        let filter = query.whereClause(table: "p", &statement)
-        statement.sql = """
-            SELECT \(Self.postColumns), \(Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
-            WHERE \(filter) ORDER BY \(query.orderClause(table: "p")) \(query.limitClause(executor.dialect, &statement))
+        let statement: SQLStatement = """
+            SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
+            WHERE \(query.whereClause(table: "p")) ORDER BY \(raw: query.orderClause(table: "p")) \(query.limitClause(executor.dialect))
             """
         let rows = try await executor.read(statement, as: PostRow.self)
         return try await attachComments(to: rows)
@@ -47,34 +48,30 @@ struct SQLCommunityRepository: AccountActivity {
     /// The posts with these ids, in the order given; ids of posts deleted meanwhile are left out.
     func posts(ids: [Int]) async throws -> [Post] {
         guard !ids.isEmpty else { return [] }  // PostgreSQL refuses an empty IN ()
-        var statement = SQLStatement(sql: "", binds: [])
-        let placeholders = statement.bindList(ids.map { .int($0) })
-        statement.sql = """
-            SELECT \(Self.postColumns), \(Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
-            WHERE p.id IN (\(placeholders))
+        let statement: SQLStatement = """
+            SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
+            WHERE p.id IN (\(list: ids))
             """
         return Self.ordered(try await attachComments(to: executor.read(statement, as: PostRow.self)), as: ids, id: \.id)
     }
 
     func countPosts(_ query: CollectionQuery) async throws -> Int {
-        var statement = SQLStatement(sql: "", binds: [])
-        statement.sql = "SELECT count(*) FROM posts p WHERE \(query.whereClause(table: "p", &statement))"
+        let statement: SQLStatement = "SELECT count(*) FROM posts p WHERE \(query.whereClause(table: "p"))"
         return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
     }
 
     func post(id: Int) async throws -> Post? {
-        let statement = SQLStatement(
-            "SELECT \(Self.postColumns), \(Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id WHERE p.id = $1",
-            .int(id)
-        )
+        let statement: SQLStatement = """
+            SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id WHERE p.id = \(bind: id)
+            """
         return try await attachComments(to: executor.read(statement, as: PostRow.self)).first
     }
 
     func createPost(text: String, by author: Author, at now: Date) async throws -> Post {
-        let statement = SQLStatement(
-            "INSERT INTO posts (text, user_id, created_at, updated_at) VALUES ($1, $2, $3, $3) RETURNING id, text, user_id, created_at, updated_at",
-            .text(text), .int(author.id), .date(now)
-        )
+        let statement: SQLStatement = """
+            INSERT INTO posts (text, user_id, created_at, updated_at) VALUES (\(bind: text), \(bind: author.id), \(bind: now), \(bind: now))
+            RETURNING id, text, user_id, created_at, updated_at
+            """
         guard let row = try await executor.writeFirst(statement, as: ShallowPost.self) else { throw SQLRowError.missingReturnedRow }
         executor.noteGrowth(of: "posts", by: 1)
         return Post(id: row.id, text: row.text, author: author, createdAt: row.createdAt, updatedAt: row.updatedAt, comments: [])
@@ -83,10 +80,9 @@ struct SQLCommunityRepository: AccountActivity {
     /// Changes the text of the owner's post; `.notFound` or `.notOwner` otherwise, decided on the row as the
     /// UPDATE finds it.
     func updatePost(id: Int, text: String, by accountID: Int, at now: Date) async throws -> Result<Post, OwnedWriteFailure> {
-        let statement = SQLStatement(
-            "UPDATE posts SET text = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING id",
-            .int(id), .int(accountID), .text(text), .date(now)
-        )
+        let statement: SQLStatement = """
+            UPDATE posts SET text = \(bind: text), updated_at = \(bind: now) WHERE id = \(bind: id) AND user_id = \(bind: accountID) RETURNING id
+            """
         guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else {
             return .failure(try await failure(table: "posts", id: id))
         }
@@ -99,10 +95,9 @@ struct SQLCommunityRepository: AccountActivity {
     func deletePost(id: Int, by accountID: Int) async throws -> Result<Post, OwnedWriteFailure> {
         guard let post = try await post(id: id) else { return .failure(.notFound) }
         guard post.author.id == accountID else { return .failure(.notOwner) }
-        let statement = SQLStatement(
-            "DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING id, text, user_id, created_at, updated_at",
-            .int(id), .int(accountID)
-        )
+        let statement: SQLStatement = """
+            DELETE FROM posts WHERE id = \(bind: id) AND user_id = \(bind: accountID) RETURNING id, text, user_id, created_at, updated_at
+            """
         // Nothing deleted: another request deleted it first.
         guard let deleted = try await executor.writeFirst(statement, as: ShallowPost.self) else { return .failure(.notFound) }
         return .success(Post(
@@ -114,10 +109,9 @@ struct SQLCommunityRepository: AccountActivity {
     // MARK: - Comments
 
     func comments(_ query: CollectionQuery) async throws -> [Comment] {
-        var statement = SQLStatement(sql: "", binds: [])
-        let filter = query.whereClause(table: "c", &statement)
-        statement.sql = commentSelect + """
-             WHERE \(filter) ORDER BY \(query.orderClause(table: "c")) \(query.limitClause(executor.dialect, &statement))
+        let statement: SQLStatement = """
+            \(raw: commentSelect) WHERE \(query.whereClause(table: "c"))
+            ORDER BY \(raw: query.orderClause(table: "c")) \(query.limitClause(executor.dialect))
             """
         return try await executor.read(statement, as: CommentRow.self).map(\.comment)
     }
@@ -130,41 +124,34 @@ struct SQLCommunityRepository: AccountActivity {
     /// The comments with these ids, in the order given; ids of comments deleted meanwhile are left out.
     func comments(ids: [Int]) async throws -> [Comment] {
         guard !ids.isEmpty else { return [] }
-        var statement = SQLStatement(sql: "", binds: [])
-        let placeholders = statement.bindList(ids.map { .int($0) })
-        statement.sql = commentSelect + " WHERE c.id IN (\(placeholders))"
+        let statement: SQLStatement = "\(raw: commentSelect) WHERE c.id IN (\(list: ids))"
         return Self.ordered(try await executor.read(statement, as: CommentRow.self).map(\.comment), as: ids, id: \.id)
     }
 
     func countComments(_ query: CollectionQuery) async throws -> Int {
-        var statement = SQLStatement(sql: "", binds: [])
-        statement.sql = "SELECT count(*) FROM comments c WHERE \(query.whereClause(table: "c", &statement))"
+        let statement: SQLStatement = "SELECT count(*) FROM comments c WHERE \(query.whereClause(table: "c"))"
         return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
     }
 
     func comment(id: Int) async throws -> Comment? {
-        try await executor.readFirst(SQLStatement(commentSelect + " WHERE c.id = $1", .int(id)), as: CommentRow.self)?.comment
+        try await executor.readFirst("\(raw: commentSelect) WHERE c.id = \(bind: id)", as: CommentRow.self)?.comment
     }
 
     /// Adds a comment to a post; nil when the post does not exist.
     func createComment(text: String, postID: Int, by author: Author, at now: Date) async throws -> Comment? {
-        let statement = SQLStatement(
-            """
+        let statement: SQLStatement = """
             INSERT INTO comments (comment, post_id, user_id, created_at, updated_at)
-            SELECT $1, id, $3, $4, $4 FROM posts WHERE id = $2 RETURNING id
-            """,
-            .text(text), .int(postID), .int(author.id), .date(now)
-        )
+            SELECT \(bind: text), id, \(bind: author.id), \(bind: now), \(bind: now) FROM posts WHERE id = \(bind: postID) RETURNING id
+            """
         guard let id = try await executor.writeFirst(statement, as: SQLInt.self)?.value else { return nil }
         executor.noteGrowth(of: "comments", by: 1)
         return try await comment(id: id)
     }
 
     func updateComment(id: Int, text: String, by accountID: Int, at now: Date) async throws -> Result<Comment, OwnedWriteFailure> {
-        let statement = SQLStatement(
-            "UPDATE comments SET comment = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING id",
-            .int(id), .int(accountID), .text(text), .date(now)
-        )
+        let statement: SQLStatement = """
+            UPDATE comments SET comment = \(bind: text), updated_at = \(bind: now) WHERE id = \(bind: id) AND user_id = \(bind: accountID) RETURNING id
+            """
         guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else {
             return .failure(try await failure(table: "comments", id: id))
         }
@@ -175,9 +162,9 @@ struct SQLCommunityRepository: AccountActivity {
     func deleteComment(id: Int, by accountID: Int) async throws -> Result<Comment, OwnedWriteFailure> {
         guard let comment = try await comment(id: id) else { return .failure(.notFound) }
         guard comment.author.id == accountID else { return .failure(.notOwner) }
-        let statement = SQLStatement(
-            "DELETE FROM comments WHERE id = $1 AND user_id = $2 RETURNING \(Self.shallowCommentColumns)", .int(id), .int(accountID)
-        )
+        let statement: SQLStatement = """
+            DELETE FROM comments WHERE id = \(bind: id) AND user_id = \(bind: accountID) RETURNING \(raw: Self.shallowCommentColumns)
+            """
         guard let deleted = try await executor.writeFirst(statement, as: ShallowComment.self) else { return .failure(.notFound) }
         return .success(Comment(
             id: deleted.id, text: deleted.text, author: comment.author, post: comment.post, createdAt: deleted.createdAt, updatedAt: deleted.updatedAt
@@ -188,11 +175,11 @@ struct SQLCommunityRepository: AccountActivity {
 
     func activity(ofAccount id: Int) async throws -> AccountActivitySummary {
         async let posts = executor.read(
-            SQLStatement("SELECT id, text, user_id, created_at, updated_at FROM posts WHERE user_id = $1 ORDER BY id", .int(id)),
+            "SELECT id, text, user_id, created_at, updated_at FROM posts WHERE user_id = \(bind: id) ORDER BY id",
             as: ShallowPost.self
         )
         async let comments = executor.read(
-            SQLStatement("SELECT \(Self.shallowCommentColumns) FROM comments WHERE user_id = $1 ORDER BY id", .int(id)),
+            "SELECT \(raw: Self.shallowCommentColumns) FROM comments WHERE user_id = \(bind: id) ORDER BY id",
             as: ShallowComment.self
         )
         return AccountActivitySummary(posts: try await posts, comments: try await comments)
@@ -202,7 +189,8 @@ struct SQLCommunityRepository: AccountActivity {
 
     private var commentSelect: String {
         """
-        SELECT c.id, c.comment, c.created_at, c.updated_at, \(Self.authorColumns), \(Self.postColumns)
+        SELECT c.id, c.comment, c.created_at, c.updated_at, \(Self.authorColumns),
+          \(prefixedColumns(ShallowPost.columns, of: "p", as: "post_"))
         FROM comments c JOIN accounts a ON a.id = c.user_id JOIN posts p ON p.id = c.post_id
         """
     }
@@ -210,11 +198,9 @@ struct SQLCommunityRepository: AccountActivity {
     /// The ids a listing of `table` names (aliased by its first letter, as the filters and order expect).
     private func ids(of table: String, _ query: CollectionQuery) async throws -> [Int] {
         let alias = String(table.prefix(1))
-        var statement = SQLStatement(sql: "", binds: [])
-        let filter = query.whereClause(table: alias, &statement)
-        statement.sql = """
-            SELECT \(alias).id FROM \(table) \(alias) WHERE \(filter)
-            ORDER BY \(query.orderClause(table: alias)) \(query.limitClause(executor.dialect, &statement))
+        let statement: SQLStatement = """
+            SELECT \(raw: alias).id FROM \(raw: table) \(raw: alias) WHERE \(query.whereClause(table: alias))
+            ORDER BY \(raw: query.orderClause(table: alias)) \(query.limitClause(executor.dialect))
             """
         return try await executor.read(statement, as: SQLInt.self).map(\.value)
     }
@@ -226,7 +212,7 @@ struct SQLCommunityRepository: AccountActivity {
 
     /// Why an owner-only write changed nothing: the row is not there, or it is someone else's.
     private func failure(table: String, id: Int) async throws -> OwnedWriteFailure {
-        let exists = try await executor.readFirst(SQLStatement("SELECT 1 FROM \(table) WHERE id = $1", .int(id)), as: SQLInt.self)
+        let exists = try await executor.readFirst("SELECT 1 FROM \(raw: table) WHERE id = \(bind: id)", as: SQLInt.self)
         return exists == nil ? .notFound : .notOwner
     }
 
@@ -235,9 +221,9 @@ struct SQLCommunityRepository: AccountActivity {
         guard !rows.isEmpty else { return [] }
         var byPost: [Int: [ShallowComment]] = [:]
         for chunk in stride(from: 0, to: rows.count, by: 500).map({ rows[$0..<min($0 + 500, rows.count)] }) {
-            var statement = SQLStatement(sql: "", binds: [])
-            let placeholders = statement.bindList(chunk.map { .int($0.id) })
-            statement.sql = "SELECT \(Self.shallowCommentColumns) FROM comments WHERE post_id IN (\(placeholders)) ORDER BY post_id, id"
+            let statement: SQLStatement = """
+                SELECT \(raw: Self.shallowCommentColumns) FROM comments WHERE post_id IN (\(list: chunk.map(\.id))) ORDER BY post_id, id
+                """
             for comment in try await executor.read(statement, as: ShallowComment.self) {
                 byPost[comment.postID, default: []].append(comment)
             }
@@ -256,34 +242,40 @@ enum OwnedWriteFailure: Error {
 // MARK: - Rows
 
 extension Author {
-    init(row: some SQLRow, offset: Int) throws {
+    static let columns = ["id", "username", "email", "blocked", "created_at", "updated_at"]
+
+    /// `columns`, each named `prefix` + its name.
+    init(row: some SQLRow, prefix: String) throws {
         self.init(
-            id: try row.int(offset),
-            username: try row.string(offset + 1),
-            email: try row.string(offset + 2),
-            blocked: row.isNull(offset + 3) ? nil : try row.bool(offset + 3),
-            createdAt: try row.date(offset + 4),
-            updatedAt: try row.date(offset + 5)
+            id: try row.int(prefix + "id"),
+            username: try row.string(prefix + "username"),
+            email: try row.string(prefix + "email"),
+            blocked: try row.isNull(prefix + "blocked") ? nil : try row.bool(prefix + "blocked"),
+            createdAt: try row.date(prefix + "created_at"),
+            updatedAt: try row.date(prefix + "updated_at")
         )
     }
 }
 
 extension ShallowPost: SQLRowDecodable {
-    init(row: some SQLRow, offset: Int) throws {
+    static let columns = ["id", "text", "user_id", "created_at", "updated_at"]
+
+    /// `columns`, each named `prefix` + its name.
+    init(row: some SQLRow, prefix: String) throws {
         self.init(
-            id: try row.int(offset), text: try row.string(offset + 1), authorID: try row.int(offset + 2),
-            createdAt: try row.date(offset + 3), updatedAt: try row.date(offset + 4)
+            id: try row.int(prefix + "id"), text: try row.string(prefix + "text"), authorID: try row.int(prefix + "user_id"),
+            createdAt: try row.date(prefix + "created_at"), updatedAt: try row.date(prefix + "updated_at")
         )
     }
 
-    init(row: some SQLRow) throws { try self.init(row: row, offset: 0) }
+    init(row: some SQLRow) throws { try self.init(row: row, prefix: "") }
 }
 
 extension ShallowComment: SQLRowDecodable {
     init(row: some SQLRow) throws {
         self.init(
-            id: try row.int(0), text: try row.string(1), authorID: try row.int(2), postID: try row.int(3),
-            createdAt: try row.date(4), updatedAt: try row.date(5)
+            id: try row.int("id"), text: try row.string("comment"), authorID: try row.int("user_id"), postID: try row.int("post_id"),
+            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )
     }
 }
@@ -297,11 +289,11 @@ private struct PostRow: SQLRowDecodable {
     let author: Author
 
     init(row: some SQLRow) throws {
-        id = try row.int(0)
-        text = try row.string(1)
-        createdAt = try row.date(3)
-        updatedAt = try row.date(4)
-        author = try Author(row: row, offset: 5)
+        id = try row.int("id")
+        text = try row.string("text")
+        createdAt = try row.date("created_at")
+        updatedAt = try row.date("updated_at")
+        author = try Author(row: row, prefix: "author_")
     }
 }
 
@@ -311,12 +303,12 @@ private struct CommentRow: SQLRowDecodable {
 
     init(row: some SQLRow) throws {
         comment = Comment(
-            id: try row.int(0),
-            text: try row.string(1),
-            author: try Author(row: row, offset: 4),
-            post: try ShallowPost(row: row, offset: 10),
-            createdAt: try row.date(2),
-            updatedAt: try row.date(3)
+            id: try row.int("id"),
+            text: try row.string("comment"),
+            author: try Author(row: row, prefix: "author_"),
+            post: try ShallowPost(row: row, prefix: "post_"),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
         )
     }
 }

@@ -21,14 +21,14 @@ struct DiaryWeather: Sendable, Equatable {
         self.init(main: json.main, description: json.description, icon: json.icon, tempC: json.tempC)
     }
 
-    /// Four columns from `start` (main, description, icon, °C); no weather when `main` is null.
-    static func columns(of row: some SQLRow, from start: Int) throws -> DiaryWeather? {
-        guard !row.isNull(start) else { return nil }
+    /// The `weather_*` columns; no weather when `weather_main` is null.
+    static func columns(of row: some SQLRow) throws -> DiaryWeather? {
+        guard try !row.isNull("weather_main") else { return nil }
         return DiaryWeather(
-            main: try row.string(start),
-            description: row.isNull(start + 1) ? nil : try row.string(start + 1),
-            icon: try row.string(start + 2),
-            tempC: row.isNull(start + 3) ? nil : try row.double(start + 3)
+            main: try row.string("weather_main"),
+            description: try row.optionalString("weather_description"),
+            icon: try row.string("weather_icon"),
+            tempC: try row.optionalDouble("weather_temp_c")
         )
     }
 }
@@ -53,13 +53,13 @@ struct DiaryEntry: SQLRowDecodable, Equatable {
     var deleted: Bool
 
     init(row: some SQLRow) throws {
-        id = try row.string(0)
+        id = try row.string("entry_id")
         content = DiaryContent(
-            title: try row.string(1), body: try row.string(2), createdMilliseconds: try row.int(3),
-            weather: try DiaryWeather.columns(of: row, from: 5)
+            title: try row.string("title"), body: try row.string("body"), createdMilliseconds: try row.int("created_ms"),
+            weather: try DiaryWeather.columns(of: row)
         )
-        updatedMilliseconds = try row.int(4)
-        deleted = try row.bool(9)
+        updatedMilliseconds = try row.int("updated_ms")
+        deleted = try row.bool("deleted")
     }
 
     var json: DiaryEntryJSON {
@@ -90,12 +90,12 @@ struct DiaryVersion: SQLRowDecodable {
 
     init(row: some SQLRow) throws {
         content = DiaryContent(
-            title: try row.string(0), body: try row.string(1), createdMilliseconds: try row.int(2),
-            weather: try DiaryWeather.columns(of: row, from: 4)
+            title: try row.string("title"), body: try row.string("body"), createdMilliseconds: try row.int("created_ms"),
+            weather: try DiaryWeather.columns(of: row)
         )
-        updatedMilliseconds = try row.int(3)
-        replacedMilliseconds = try row.int(8)
-        reason = try row.string(9)
+        updatedMilliseconds = try row.int("updated_ms")
+        replacedMilliseconds = try row.int("replaced_ms")
+        reason = try row.string("reason")
     }
 
     var json: DiaryVersionJSON {

@@ -21,7 +21,7 @@ public struct DiarySeeder: Sendable {
     @discardableResult
     public func seed(entries count: Int, for username: String, now: Date = Date()) async throws -> Int {
         let executor = database.executor
-        guard let account = try await executor.readFirst(SQLStatement("SELECT id FROM accounts WHERE username = $1", .text(username)), as: SQLInt.self) else {
+        guard let account = try await executor.readFirst("SELECT id FROM accounts WHERE username = \(bind: username)", as: SQLInt.self) else {
             throw SQLRowError.missingReturnedRow
         }
         let repository = SQLDiaryRepository(executor: executor)

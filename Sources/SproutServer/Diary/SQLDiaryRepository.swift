@@ -23,10 +23,10 @@ struct SQLDiaryRepository: Sendable {
 
     /// The entry or its tombstone; nil if the account never had it.
     func entry(accountID: Int, id: String) async throws -> DiaryEntry? {
-        try await executor.readFirst(SQLStatement(
-            "SELECT \(DiaryEntry.columns) FROM diary_entries WHERE account_id = $1 AND entry_id = $2",
-            .int(accountID), .text(id)
-        ), as: DiaryEntry.self)
+        try await executor.readFirst(
+            "SELECT \(raw: DiaryEntry.columns) FROM diary_entries WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id)",
+            as: DiaryEntry.self
+        )
     }
 
     /// Writes only over the version it read. PUTs of one entry take turns in this process (`RowSerializer`); one
@@ -64,14 +64,14 @@ struct SQLDiaryRepository: Sendable {
 
     /// Turns the entry into a tombstone; with `base`, only while the entry's `updatedAt` is still `base`.
     func delete(accountID: Int, id: String, base: Int? = nil, now: Date) async throws -> DeleteOutcome {
-        var deletion = SQLStatement("""
+        var deletion: SQLStatement = """
             UPDATE diary_entries SET deleted = TRUE, title = '', body = '', weather_main = NULL, weather_description = NULL,
               weather_icon = NULL, weather_temp_c = NULL, base_ms = NULL,
-              updated_ms = (SELECT last_ms FROM diary_clocks WHERE account_id = $1)
-            WHERE account_id = $1 AND entry_id = $2 AND deleted = FALSE
-            """, .int(accountID), .text(id))
-        if let base { deletion.sql += " AND updated_ms = \(deletion.bind(.int(base)))" }
-        deletion.sql += " RETURNING \(DiaryEntry.columns)"
+              updated_ms = (SELECT last_ms FROM diary_clocks WHERE account_id = \(bind: accountID))
+            WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id) AND deleted = FALSE
+            """
+        if let base { deletion.append(" AND updated_ms = \(bind: base)") }
+        deletion.append(" RETURNING \(raw: DiaryEntry.columns)")
         let tombstone = try await executor.writeSequence([
             clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now))),
             pruneVersions(accountID: accountID, id: id),
@@ -84,13 +84,13 @@ struct SQLDiaryRepository: Sendable {
 
     /// Live entries newest first by `createdAt` (ties: id descending), and how many there are.
     func page(accountID: Int, limit: Int, offset: Int) async throws -> (entries: [DiaryEntry], total: Int) {
-        async let entries = executor.read(SQLStatement("""
-            SELECT \(DiaryEntry.columns) FROM diary_entries WHERE account_id = $1 AND deleted = FALSE
-            ORDER BY created_ms DESC, entry_id DESC LIMIT $2 OFFSET $3
-            """, .int(accountID), .int(limit), .int(offset)), as: DiaryEntry.self)
-        async let total = executor.readFirst(SQLStatement(
-            "SELECT count(*) FROM diary_entries WHERE account_id = $1 AND deleted = FALSE", .int(accountID)
-        ), as: SQLInt.self)
+        async let entries = executor.read("""
+            SELECT \(raw: DiaryEntry.columns) FROM diary_entries WHERE account_id = \(bind: accountID) AND deleted = FALSE
+            ORDER BY created_ms DESC, entry_id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)
+            """, as: DiaryEntry.self)
+        async let total = executor.readFirst(
+            "SELECT count(*) FROM diary_entries WHERE account_id = \(bind: accountID) AND deleted = FALSE", as: SQLInt.self
+        )
         return (try await entries, try await total?.value ?? 0)
     }
 
@@ -100,10 +100,11 @@ struct SQLDiaryRepository: Sendable {
     func changes(accountID: Int, since: Int, limit: Int, now: Date) async throws -> DiaryChanges {
         let tick = try await executor.writeFirst(clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now))), as: SQLInt.self)
         guard let clock = tick?.value else { throw SQLRowError.missingReturnedRow }
-        let rows = try await executor.read(SQLStatement("""
-            SELECT \(DiaryEntry.columns) FROM diary_entries WHERE account_id = $1 AND updated_ms > $2 AND updated_ms <= $3
-            ORDER BY updated_ms LIMIT $4
-            """, .int(accountID), .int(since), .int(clock), .int(limit + 1)), as: DiaryEntry.self)
+        let rows = try await executor.read("""
+            SELECT \(raw: DiaryEntry.columns) FROM diary_entries
+            WHERE account_id = \(bind: accountID) AND updated_ms > \(bind: since) AND updated_ms <= \(bind: clock)
+            ORDER BY updated_ms LIMIT \(bind: limit + 1)
+            """, as: DiaryEntry.self)
         guard rows.count > limit else { return DiaryChanges(changes: rows, nowMilliseconds: clock, hasMore: false) }
         let page = Array(rows.prefix(limit))
         return DiaryChanges(changes: page, nowMilliseconds: page[page.count - 1].updatedMilliseconds, hasMore: true)
@@ -112,48 +113,49 @@ struct SQLDiaryRepository: Sendable {
     /// The versions writes and deletions replaced, newest first; nil if the account never had the entry.
     func versions(accountID: Int, id: String) async throws -> [DiaryVersion]? {
         guard try await entry(accountID: accountID, id: id) != nil else { return nil }
-        return try await executor.read(SQLStatement("""
-            SELECT \(DiaryVersion.columns) FROM diary_versions WHERE account_id = $1 AND entry_id = $2 ORDER BY id DESC LIMIT $3
-            """, .int(accountID), .text(id), .int(Self.versionsShown)), as: DiaryVersion.self)
+        return try await executor.read("""
+            SELECT \(raw: DiaryVersion.columns) FROM diary_versions WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id)
+            ORDER BY id DESC LIMIT \(bind: Self.versionsShown)
+            """, as: DiaryVersion.self)
     }
 
     /// Moves the account's clock to at least 1 ms past its last value and not behind `now`.
     private func clockTick(accountID: Int, now: Int) -> SQLStatement {
         let greatest = executor.dialect == .sqlite ? "max" : "GREATEST"
-        return SQLStatement("""
-            INSERT INTO diary_clocks (account_id, last_ms) VALUES ($1, $2)
-            ON CONFLICT (account_id) DO UPDATE SET last_ms = \(greatest)(diary_clocks.last_ms + 1, excluded.last_ms)
+        return """
+            INSERT INTO diary_clocks (account_id, last_ms) VALUES (\(bind: accountID), \(bind: now))
+            ON CONFLICT (account_id) DO UPDATE SET last_ms = \(raw: greatest)(diary_clocks.last_ms + 1, excluded.last_ms)
             RETURNING last_ms
-            """, .int(accountID), .int(now))
+            """
     }
 
     /// Keeps the newest `keptVersions - 1` versions of the entry, in the transaction of a write that may add one
     /// (the `diary_versions_keep` trigger copies the version it replaces), so at most `keptVersions` remain.
     private func pruneVersions(accountID: Int, id: String) -> SQLStatement {
-        SQLStatement("""
-            DELETE FROM diary_versions WHERE account_id = $1 AND entry_id = $2 AND id NOT IN (
-              SELECT id FROM diary_versions WHERE account_id = $1 AND entry_id = $2 ORDER BY id DESC LIMIT $3)
-            """, .int(accountID), .text(id), .int(keptVersions - 1))
+        """
+        DELETE FROM diary_versions WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id) AND id NOT IN (
+          SELECT id FROM diary_versions WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id)
+          ORDER BY id DESC LIMIT \(bind: keptVersions - 1))
+        """
     }
 
     /// Creates the entry, or replaces it if it is still at `expected` (-1: the caller saw none).
     private func upsert(accountID: Int, id: String, content: DiaryContent, base: Int?, expected: Int?) -> SQLStatement {
         let weather = content.weather
-        return SQLStatement(sql: """
+        return """
             INSERT INTO diary_entries (account_id, entry_id, title, body, created_ms, updated_ms, weather_main, weather_description,
               weather_icon, weather_temp_c, deleted, base_ms)
-            VALUES ($1, $2, $3, $4, $5, (SELECT last_ms FROM diary_clocks WHERE account_id = $1), $6, $7, $8, $9, FALSE, $10)
+            VALUES (
+              \(bind: accountID), \(bind: id), \(bind: content.title), \(bind: content.body), \(bind: content.createdMilliseconds),
+              (SELECT last_ms FROM diary_clocks WHERE account_id = \(bind: accountID)),
+              \(bind: weather?.main), \(bind: weather?.description), \(bind: weather?.icon), \(bind: weather?.tempC), FALSE, \(bind: base)
+            )
             ON CONFLICT (account_id, entry_id) DO UPDATE SET title = excluded.title, body = excluded.body,
               created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, weather_main = excluded.weather_main,
               weather_description = excluded.weather_description, weather_icon = excluded.weather_icon,
               weather_temp_c = excluded.weather_temp_c, deleted = FALSE, base_ms = excluded.base_ms
-            WHERE diary_entries.updated_ms = $11
-            RETURNING \(DiaryEntry.columns)
-            """, binds: [
-                .int(accountID), .text(id), .text(content.title), .text(content.body), .int(content.createdMilliseconds),
-                weather.map { .text($0.main) } ?? .null, weather?.description.map { .text($0) } ?? .null,
-                weather.map { .text($0.icon) } ?? .null, weather?.tempC.map { .double($0) } ?? .null,
-                base.map { .int($0) } ?? .null, .int(expected ?? -1),
-            ])
+            WHERE diary_entries.updated_ms = \(bind: expected ?? -1)
+            RETURNING \(raw: DiaryEntry.columns)
+            """
     }
 }

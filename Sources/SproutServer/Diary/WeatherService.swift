@@ -153,28 +153,32 @@ struct SQLWeatherCache: Sendable {
     let executor: any SQLExecutor
 
     func weather(at key: String, fetchedAfter: Int) async throws -> CurrentWeather? {
-        try await executor.readFirst(SQLStatement(
-            "SELECT main, description, icon, temp_c FROM weather_cache WHERE location = $1 AND fetched_ms > $2",
-            .text(key), .int(fetchedAfter)
-        ), as: CachedWeather.self)?.weather
+        try await executor.readFirst(
+            "SELECT main, description, icon, temp_c FROM weather_cache WHERE location = \(bind: key) AND fetched_ms > \(bind: fetchedAfter)",
+            as: CachedWeather.self
+        )?.weather
     }
 
     /// Keeps a fresh answer and forgets the stale ones (a small table: one row per place asked in 10 minutes).
     func keep(_ weather: CurrentWeather, at key: String, fetchedAt: Int, forgettingBefore: Int) async throws {
         try await executor.writeAll([
-            SQLStatement("DELETE FROM weather_cache WHERE fetched_ms <= $1", .int(forgettingBefore)),
-            SQLStatement("""
-                INSERT INTO weather_cache (location, main, description, icon, temp_c, fetched_ms) VALUES ($1, $2, $3, $4, $5, $6)
-                ON CONFLICT (location) DO UPDATE SET main = excluded.main, description = excluded.description,
-                  icon = excluded.icon, temp_c = excluded.temp_c, fetched_ms = excluded.fetched_ms
-                """, .text(key), .text(weather.main), .text(weather.description), .text(weather.icon), .double(weather.tempC), .int(fetchedAt)),
+            "DELETE FROM weather_cache WHERE fetched_ms <= \(bind: forgettingBefore)",
+            """
+            INSERT INTO weather_cache (location, main, description, icon, temp_c, fetched_ms)
+            VALUES (\(bind: key), \(bind: weather.main), \(bind: weather.description), \(bind: weather.icon), \(bind: weather.tempC), \(bind: fetchedAt))
+            ON CONFLICT (location) DO UPDATE SET main = excluded.main, description = excluded.description,
+              icon = excluded.icon, temp_c = excluded.temp_c, fetched_ms = excluded.fetched_ms
+            """,
         ])
     }
 
     private struct CachedWeather: SQLRowDecodable {
         let weather: CurrentWeather
         init(row: some SQLRow) throws {
-            weather = CurrentWeather(main: try row.string(0), description: try row.string(1), icon: try row.string(2), tempC: try row.double(3))
+            weather = CurrentWeather(
+                main: try row.string("main"), description: try row.string("description"), icon: try row.string("icon"),
+                tempC: try row.double("temp_c")
+            )
         }
     }
 }

@@ -13,36 +13,34 @@ struct DatabaseImageStorage: MarketImageStorage {
 
     /// The blobs are inserted in the same transaction as the product and its image rows: both or neither.
     func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement {
-        var statement = SQLStatement(sql: "", binds: [])
-        let values = staged.compactMap { file -> String? in
+        let values = staged.compactMap { file -> SQLStatement? in
             guard case .bytes(let bytes) = file.content else { return nil }
-            return "(\(statement.bind(.text(file.name.description))), \(statement.bind(.bytes(Array(bytes.readableBytesView)))))"
+            return "(\(bind: file.name.description), \(bind: Array(bytes.readableBytesView)))"
         }
         guard !values.isEmpty else { return .nothing }
-        statement.sql = "INSERT INTO market_image_blobs (key, bytes) VALUES \(values.joined(separator: ", "))"
+        let statement: SQLStatement = "INSERT INTO market_image_blobs (key, bytes) VALUES \(.joined(values, separator: ", "))"
         return MarketImagePlacement(statements: [statement], beforeCommit: {})
     }
 
     func discard(_ staged: [StagedMarketImageFile]) async {}
 
     func load(_ name: MarketImageFileName) async throws -> ByteBuffer? {
-        let statement = SQLStatement("SELECT bytes FROM market_image_blobs WHERE key = $1", .text(name.description))
+        let statement: SQLStatement = "SELECT bytes FROM market_image_blobs WHERE key = \(bind: name.description)"
         return try await executor.readFirst(statement, as: BlobRow.self).map { ByteBuffer(bytes: $0.bytes) }
     }
 
     func contains(_ name: MarketImageFileName) async throws -> Bool {
-        try await executor.readFirst(SQLStatement("SELECT 1 FROM market_image_blobs WHERE key = $1", .text(name.description)), as: SQLInt.self) != nil
+        try await executor.readFirst("SELECT 1 FROM market_image_blobs WHERE key = \(bind: name.description)", as: SQLInt.self) != nil
     }
 
     func delete(_ names: [MarketImageFileName]) async throws {
         guard !names.isEmpty else { return }
-        var statement = SQLStatement(sql: "", binds: [])
-        statement.sql = "DELETE FROM market_image_blobs WHERE key IN (\(statement.bindList(names.map { .text($0.description) }))) RETURNING 1"
+        let statement: SQLStatement = "DELETE FROM market_image_blobs WHERE key IN (\(list: names.map(\.description))) RETURNING 1"
         _ = try await executor.write(statement, as: SQLInt.self)
     }
 
     private struct BlobRow: SQLRowDecodable {
         let bytes: [UInt8]
-        init(row: some SQLRow) throws { bytes = try row.bytes(0) }
+        init(row: some SQLRow) throws { bytes = try row.bytes("bytes") }
     }
 }

@@ -52,10 +52,10 @@ public struct MarketImageDoctor: Sendable {
         let key: String
         let format: MarketImageFormat?
         init(row: some SQLRow) throws {
-            id = try row.int(0)
-            productID = try row.int(1)
-            key = try row.string(2)
-            format = MarketImageFormat(rawValue: try row.string(3))
+            id = try row.int("id")
+            productID = try row.int("product_id")
+            key = try row.string("storage_key")
+            format = MarketImageFormat(rawValue: try row.string("format"))
         }
 
         var names: [MarketImageFileName] { MarketImageFileName.pair(key: key, format: format ?? .jpeg) }
@@ -65,9 +65,10 @@ public struct MarketImageDoctor: Sendable {
     private func forEachPageOfRows(_ body: ([ImageRow]) async throws -> Void) async throws {
         var after = 0
         while true {
-            let page = try await executor.read(SQLStatement(
-                "SELECT id, product_id, storage_key, format FROM market_images WHERE id > $1 ORDER BY id LIMIT \(Self.batch)", .int(after)
-            ), as: ImageRow.self)
+            let page = try await executor.read(
+                "SELECT id, product_id, storage_key, format FROM market_images WHERE id > \(bind: after) ORDER BY id LIMIT \(bind: Self.batch)",
+                as: ImageRow.self
+            )
             guard let last = page.last else { return }
             try await body(page)
             after = last.id
@@ -77,8 +78,7 @@ public struct MarketImageDoctor: Sendable {
     /// Of `rows`, those still there: a product deleted meanwhile (its rows first, then its files) is no problem.
     private func stillThere(_ rows: [ImageRow]) async throws -> [ImageRow] {
         guard !rows.isEmpty else { return [] }
-        var statement = SQLStatement(sql: "", binds: [])
-        statement.sql = "SELECT id FROM market_images WHERE id IN (\(statement.bindList(rows.map { .int($0.id) })))"
+        let statement: SQLStatement = "SELECT id FROM market_images WHERE id IN (\(list: rows.map(\.id)))"
         let present = Set(try await executor.read(statement, as: SQLInt.self).map(\.value))
         return rows.filter { present.contains($0.id) }
     }
@@ -86,8 +86,7 @@ public struct MarketImageDoctor: Sendable {
     /// The formats of the images with these keys; a file is referenced when its key's row has its format.
     private func referencedFormats(of keys: some Collection<String>) async throws -> [String: String] {
         guard !keys.isEmpty else { return [:] }
-        var statement = SQLStatement(sql: "", binds: [])
-        statement.sql = "SELECT storage_key, format FROM market_images WHERE storage_key IN (\(statement.bindList(keys.map { .text($0) })))"
+        let statement: SQLStatement = "SELECT storage_key, format FROM market_images WHERE storage_key IN (\(list: keys))"
         return Dictionary(try await executor.read(statement, as: KeyAndFormat.self).map { ($0.key, $0.format) }) { first, _ in first }
     }
 
@@ -95,8 +94,8 @@ public struct MarketImageDoctor: Sendable {
         let key: String
         let format: String
         init(row: some SQLRow) throws {
-            key = try row.string(0)
-            format = try row.string(1)
+            key = try row.string("storage_key")
+            format = try row.string("format")
         }
     }
 
@@ -168,8 +167,7 @@ public struct MarketImageDoctor: Sendable {
         try await forEachPageOfRows { page in
             report.imageRows += page.count
             let names = page.flatMap(\.names).map(\.description)
-            var statement = SQLStatement(sql: "", binds: [])
-            statement.sql = "SELECT key FROM market_image_blobs WHERE key IN (\(statement.bindList(names.map { .text($0) })))"
+            let statement: SQLStatement = "SELECT key FROM market_image_blobs WHERE key IN (\(list: names))"
             let present = Set(try await executor.read(statement, as: SQLTextValue.self).map(\.value))
             let missing = page.filter { !$0.names.allSatisfy { present.contains($0.description) } }
             for row in try await stillThere(missing) {
@@ -182,9 +180,9 @@ public struct MarketImageDoctor: Sendable {
     private func checkBlobsAgainstRows(_ report: inout MarketImageReport, fix: Bool) async throws {
         var after = ""
         while true {
-            let keys = try await executor.read(SQLStatement(
-                "SELECT key FROM market_image_blobs WHERE key > $1 ORDER BY key LIMIT \(Self.batch)", .text(after)
-            ), as: SQLTextValue.self).map(\.value)
+            let keys = try await executor.read(
+                "SELECT key FROM market_image_blobs WHERE key > \(bind: after) ORDER BY key LIMIT \(bind: Self.batch)", as: SQLTextValue.self
+            ).map(\.value)
             guard let last = keys.last else { return }
             report.filesLookedAt += keys.count
             let names = keys.map { ($0, MarketImageFileName($0)) }
@@ -193,9 +191,7 @@ public struct MarketImageDoctor: Sendable {
             let orphans = names.filter { _, name in name.map { !isReferenced($0, by: formats) } ?? true }.map(\.0)
             report.add(.orphanBlobs, count: orphans.count, examples: orphans, fixed: fix)
             if fix, !orphans.isEmpty {
-                var statement = SQLStatement(sql: "", binds: [])
-                statement.sql = "DELETE FROM market_image_blobs WHERE key IN (\(statement.bindList(orphans.map { .text($0) })))"
-                try await executor.writeAll([statement])
+                try await executor.writeAll(["DELETE FROM market_image_blobs WHERE key IN (\(list: orphans))"])
             }
             after = last
         }

@@ -61,7 +61,7 @@ public struct MarketSeeder: Sendable {
             if number + 1 == count || (number + 1) % 1000 == 0 { progress(number + 1) }
         }
         if database.executor.dialect == .postgres {
-            try await database.executor.writeAll([SQLStatement("ANALYZE market_products"), SQLStatement("ANALYZE market_images")])
+            try await database.executor.writeAll(["ANALYZE market_products", "ANALYZE market_images"])
         }
         return vendor.name
     }

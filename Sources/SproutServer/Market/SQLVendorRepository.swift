@@ -8,6 +8,7 @@ struct SQLVendorRepository: Sendable {
     let executor: any SQLExecutor
     let sealer: SecretSealer
 
+    /// What `SealedVendorRow` reads.
     static let columns = "id, account_id, name, identifier, secret, created_at, sealed_secret"
     static let secretPurpose = "market_vendors.secret"
 
@@ -23,52 +24,48 @@ struct SQLVendorRepository: Sendable {
     func create(
         accountID: Int, name: String, identifier: String, secret: String, id: Int? = nil, at now: Date
     ) async throws -> Result<MarketVendor, CreateFailure> {
-        var values: [SQLValue] = [
-            .int(accountID), .text(name), .text(Self.nameKey(name)), .text(identifier), .text(try sealer.seal(secret, purpose: Self.secretPurpose)), .date(now),
-        ]
-        if let id { values.append(.int(id)) }
-        let statement = SQLStatement(sql: """
-            INSERT INTO market_vendors (account_id, name, name_key, identifier, secret, sealed_secret, created_at\(id == nil ? "" : ", id"))
-            VALUES ($1, $2, $3, $4, '', $5, $6\(id == nil ? "" : ", $7")) ON CONFLICT DO NOTHING RETURNING \(Self.columns)
-            """, binds: values)
+        let sealed = try sealer.seal(secret, purpose: Self.secretPurpose)
+        let chosenID: SQLStatement = id.map { ", \(bind: $0)" } ?? ""
+        let statement: SQLStatement = """
+            INSERT INTO market_vendors (account_id, name, name_key, identifier, secret, sealed_secret, created_at\(raw: id == nil ? "" : ", id"))
+            VALUES (\(bind: accountID), \(bind: name), \(bind: Self.nameKey(name)), \(bind: identifier), '', \(bind: sealed), \(bind: now)\(chosenID))
+            ON CONFLICT DO NOTHING RETURNING \(raw: Self.columns)
+            """
         if let vendor = try await executor.writeFirst(statement, as: SealedVendorRow.self)?.opened(with: sealer) {
             if id != nil, executor.dialect == .postgres {
                 // An id chosen by hand does not move PostgreSQL's sequence; move it past every id in use, so the
                 // next vendor the API makes does not collide. (SQLite's AUTOINCREMENT follows by itself.)
-                _ = try await executor.write(SQLStatement(
-                    "SELECT setval(pg_get_serial_sequence('market_vendors', 'id'), (SELECT max(id) FROM market_vendors))"
-                ), as: SQLInt.self)
+                _ = try await executor.write(
+                    "SELECT setval(pg_get_serial_sequence('market_vendors', 'id'), (SELECT max(id) FROM market_vendors))", as: SQLInt.self
+                )
             }
             return .success(vendor)
         }
         if try await vendor(accountID: accountID) != nil { return .failure(.alreadyAVendor) }
         if try await vendor(identifier: identifier) != nil { return .failure(.identifierTaken) }
-        if let id, try await executor.readFirst(SQLStatement("SELECT id FROM market_vendors WHERE id = $1", .int(id)), as: SQLInt.self) != nil {
+        if let id, try await executor.readFirst("SELECT id FROM market_vendors WHERE id = \(bind: id)", as: SQLInt.self) != nil {
             return .failure(.idTaken)
         }
         return .failure(.nameTaken)
     }
 
     func vendor(accountID: Int) async throws -> MarketVendor? {
-        try await vendor(where: "account_id = $1", .int(accountID))
+        try await vendor(where: "account_id = \(bind: accountID)")
     }
 
     func vendor(identifier: String) async throws -> MarketVendor? {
-        try await vendor(where: "identifier = $1", .text(identifier))
+        try await vendor(where: "identifier = \(bind: identifier)")
     }
 
     func vendor(name: String) async throws -> MarketVendor? {
-        try await vendor(where: "name_key = $1", .text(Self.nameKey(name)))
+        try await vendor(where: "name_key = \(bind: Self.nameKey(name))")
     }
 
     /// Replaces the secret; nil when the account is no vendor.
     func rotateSecret(accountID: Int, to secret: String) async throws -> MarketVendor? {
         let sealed = try sealer.seal(secret, purpose: Self.secretPurpose)
         return try await executor.writeFirst(
-            SQLStatement(
-                "UPDATE market_vendors SET secret = '', sealed_secret = $2 WHERE account_id = $1 RETURNING \(Self.columns)",
-                .int(accountID), .text(sealed)
-            ),
+            "UPDATE market_vendors SET secret = '', sealed_secret = \(bind: sealed) WHERE account_id = \(bind: accountID) RETURNING \(raw: Self.columns)",
             as: SealedVendorRow.self
         )?.opened(with: sealer)
     }
@@ -77,25 +74,21 @@ struct SQLVendorRepository: Sendable {
     /// sealed only while it is still plain.
     func sealPlainSecrets() async throws -> Int {
         let plain = try await executor.read(
-            SQLStatement("SELECT \(Self.columns) FROM market_vendors WHERE sealed_secret IS NULL"), as: SealedVendorRow.self
+            "SELECT \(raw: Self.columns) FROM market_vendors WHERE sealed_secret IS NULL", as: SealedVendorRow.self
         )
         for row in plain {
             let sealed = try sealer.seal(row.plainSecret, purpose: Self.secretPurpose)
             _ = try await executor.write(
-                SQLStatement(
-                    "UPDATE market_vendors SET secret = '', sealed_secret = $2 WHERE id = $1 AND sealed_secret IS NULL",
-                    .int(row.vendor.id), .text(sealed)
-                ),
+                "UPDATE market_vendors SET secret = '', sealed_secret = \(bind: sealed) WHERE id = \(bind: row.vendor.id) AND sealed_secret IS NULL",
                 as: SQLInt.self
             )
         }
         return plain.count
     }
 
-    private func vendor(where condition: String, _ value: SQLValue) async throws -> MarketVendor? {
-        try await executor.readFirst(
-            SQLStatement("SELECT \(Self.columns) FROM market_vendors WHERE \(condition)", value), as: SealedVendorRow.self
-        )?.opened(with: sealer)
+    private func vendor(where condition: SQLStatement) async throws -> MarketVendor? {
+        try await executor.readFirst("SELECT \(raw: Self.columns) FROM market_vendors WHERE \(condition)", as: SealedVendorRow.self)?
+            .opened(with: sealer)
     }
 
     static func nameKey(_ name: String) -> String { name.precomposedStringWithCanonicalMapping.lowercased() }
@@ -108,11 +101,11 @@ private struct SealedVendorRow: SQLRowDecodable {
     let sealedSecret: String?
 
     init(row: some SQLRow) throws {
-        plainSecret = try row.string(4)
-        sealedSecret = row.isNull(6) ? nil : try row.string(6)
+        plainSecret = try row.string("secret")
+        sealedSecret = try row.optionalString("sealed_secret")
         vendor = MarketVendor(
-            id: try row.int(0), accountID: try row.int(1), name: try row.string(2), identifier: try row.string(3),
-            secret: "", createdAt: try row.date(5)
+            id: try row.int("id"), accountID: try row.int("account_id"), name: try row.string("name"),
+            identifier: try row.string("identifier"), secret: "", createdAt: try row.date("created_at")
         )
     }
 

@@ -108,8 +108,12 @@ struct PostgresExecutor: SQLExecutor {
         _ sequence: sending some AsyncSequence<PostgresRow, any Error>, isolation: isolated EventLoopIsolation
     ) async throws -> [Row] {
         var rows: [Row] = []
+        var columns: SQLColumnNames?
         for try await row in sequence {
-            rows.append(try Row(row: PostgresSQLRow(row: row.makeRandomAccess())))
+            let cells = row.makeRandomAccess()
+            let names = columns ?? SQLColumnNames(cells.map(\.columnName))
+            columns = names
+            rows.append(try Row(row: PostgresSQLRow(row: cells, columns: names)))
         }
         return rows
     }
@@ -134,9 +138,12 @@ struct PostgresExecutor: SQLExecutor {
     static let silent = Logger(label: "sprout.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 }
 
-/// A postgres-nio row read by position.
+/// A postgres-nio row.
 struct PostgresSQLRow: SQLRow {
     let row: PostgresRandomAccessRow
+    let columns: SQLColumnNames
+
+    func index(of name: String) throws -> Int { try columns.index(of: name) }
 
     func isNull(_ index: Int) -> Bool { row[index].bytes == nil }
     func int(_ index: Int) throws -> Int { try row[index].decode(Int.self) }

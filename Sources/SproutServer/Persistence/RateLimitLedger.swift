@@ -14,17 +14,15 @@ struct RateLimitLedger: Sendable {
     func claim(_ key: String, limit: Int, window: TimeInterval, at now: Date = Date()) async throws -> Bool {
         var statements: [SQLStatement] = []
         if executor.dialect == .postgres {
-            statements.append(SQLStatement("SELECT pg_advisory_xact_lock(hashtext($1))", .text("rate:" + key)))
+            statements.append("SELECT pg_advisory_xact_lock(hashtext(\(bind: "rate:" + key)))")
         }
-        statements.append(SQLStatement("DELETE FROM rate_limit_events WHERE at <= $1", .date(now.addingTimeInterval(-Self.longestWindow))))
-        statements.append(SQLStatement(
-            """
-            INSERT INTO rate_limit_events (key, at) SELECT $1, $2
-            WHERE (SELECT count(*) FROM rate_limit_events WHERE key = $1 AND at > $3) < $4
+        statements.append("DELETE FROM rate_limit_events WHERE at <= \(bind: now.addingTimeInterval(-Self.longestWindow))")
+        let windowStart = now.addingTimeInterval(-min(window, Self.longestWindow))
+        statements.append("""
+            INSERT INTO rate_limit_events (key, at) SELECT \(bind: key), \(bind: now)
+            WHERE (SELECT count(*) FROM rate_limit_events WHERE key = \(bind: key) AND at > \(bind: windowStart)) < \(bind: limit)
             RETURNING key
-            """,
-            .text(key), .date(now), .date(now.addingTimeInterval(-min(window, Self.longestWindow))), .int(limit)
-        ))
+            """)
         return try await !executor.writeSequence(statements, as: SQLTextValue.self).isEmpty
     }
 }

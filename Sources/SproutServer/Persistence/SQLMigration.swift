@@ -22,5 +22,7 @@ enum SQLMigrationTable {
         CREATE TABLE IF NOT EXISTS sprout_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)
         """
     static let applied = "SELECT name FROM sprout_migrations"
-    static let record = "INSERT INTO sprout_migrations (name, applied_at) VALUES ($1, $2)"
+    static func record(_ name: String, at time: String) -> SQLStatement {
+        "INSERT INTO sprout_migrations (name, applied_at) VALUES (\(bind: name), \(bind: time))"
+    }
 }

@@ -21,22 +21,23 @@ public enum SQLValue: Sendable, Equatable {
     case bytes([UInt8])
 }
 
-/// One SQL statement and its values. Placeholders are `$1`, `$2`, … on both databases; SQLite binds them by
-/// name, so a number may appear more than once and in any order.
+/// One SQL statement and its values, written with the values in place, as postgres-nio's `PostgresQuery` is:
+///
+///     let statement: SQLStatement = "SELECT \(raw: columns) FROM todos WHERE id = \(bind: id)"
+///
+/// Each `\(bind:)` becomes the next placeholder (`$1`, `$2`, … on both databases; SQLite binds them by name), so
+/// no statement depends on text and values being appended in step. Pieces written apart are joined with
+/// `\(fragment)` or `append(_:)`, which number the piece's placeholders after the statement's own.
 public struct SQLStatement: Sendable {
-    public var sql: String
-    public var binds: [SQLValue]
+    public private(set) var sql: String
+    public private(set) var binds: [SQLValue]
     /// Kept prepared on each PostgreSQL connection after its first use, so later calls skip parsing and planning.
     /// Only for hot statements whose best plan does not depend on the values (a lookup by key, a page of a
     /// list): PostgreSQL may settle on one generic plan for them. SQLite keeps every statement prepared anyway.
     public var isPrepared = false
 
-    public init(_ sql: String, _ binds: SQLValue...) {
-        self.sql = sql
-        self.binds = binds
-    }
-
-    public init(sql: String, binds: [SQLValue]) {
+    /// SQL whose placeholders are already numbered (`$1` is `binds[0]`): the executors' own statements, tests.
+    public init(sql: String, binds: [SQLValue] = []) {
         self.sql = sql
         self.binds = binds
     }
@@ -48,56 +49,151 @@ public struct SQLStatement: Sendable {
         return statement
     }
 
-    /// Adds a value and returns its placeholder, for SQL assembled in parts.
-    public mutating func bind(_ value: SQLValue) -> String {
-        binds.append(value)
-        return "$\(binds.count)"
+    /// Adds `piece` at the end, its placeholders numbered after this statement's.
+    public mutating func append(_ piece: SQLStatement) {
+        sql += Self.renumbered(piece.sql, after: binds.count)
+        binds += piece.binds
     }
 
-    /// Adds the values and returns their placeholders, comma-separated, for `IN (…)`. Callers keep the list
-    /// non-empty: PostgreSQL refuses `IN ()`.
-    public mutating func bindList(_ values: some Sequence<SQLValue>) -> String {
-        values.map { bind($0) }.joined(separator: ", ")
+    /// `pieces` joined by `separator` (" AND ", ", "), numbered in order. Empty when there are none.
+    public static func joined(_ pieces: [SQLStatement], separator: String) -> SQLStatement {
+        var joined = SQLStatement(sql: "")
+        for (index, piece) in pieces.enumerated() {
+            if index > 0 { joined.sql += separator }
+            joined.append(piece)
+        }
+        return joined
+    }
+
+    /// `sql` with each `$n` outside quotes made `$(n + offset)`. Bytes, not characters: every byte it looks for is
+    /// ASCII, and no other UTF-8 byte can be mistaken for one.
+    static func renumbered(_ sql: String, after offset: Int) -> String {
+        let dollar = UInt8(ascii: "$"), zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+        guard offset > 0, sql.utf8.contains(dollar) else { return sql }
+        let bytes = Array(sql.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 8)
+        var quote: UInt8?
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+            } else if byte == dollar, index < bytes.count, (zero...nine).contains(bytes[index]) {
+                var number = 0
+                while index < bytes.count, (zero...nine).contains(bytes[index]) {
+                    number = number * 10 + Int(bytes[index] - zero)
+                    index += 1
+                }
+                result.append(dollar)
+                result += String(number + offset).utf8
+                continue
+            }
+            result.append(byte)
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }
 
-/// One result row, read by column position. Each executor wraps its driver's row in one of these, so a type
-/// decodes itself once for both databases.
-public protocol SQLRow {
-    func isNull(_ index: Int) -> Bool
-    func int(_ index: Int) throws -> Int
-    func string(_ index: Int) throws -> String
-    func bool(_ index: Int) throws -> Bool
-    func date(_ index: Int) throws -> Date
-    func double(_ index: Int) throws -> Double
-    func bytes(_ index: Int) throws -> [UInt8]
-}
+extension SQLStatement: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
 
-/// A value made straight from a result row (no intermediate dictionaries or models).
-public protocol SQLRowDecodable: Sendable {
-    init(row: some SQLRow) throws
-}
+    public init(stringInterpolation: Interpolation) {
+        self = stringInterpolation.statement
+    }
 
-/// A single integer column: `SELECT 1`, `count(*)`.
-struct SQLInt: SQLRowDecodable {
-    let value: Int
-    init(row: some SQLRow) throws { value = try row.int(0) }
-}
+    /// What `"…\(…)…"` appends to the statement, piece by piece.
+    public struct Interpolation: StringInterpolationProtocol {
+        var statement = SQLStatement(sql: "")
 
-/// Two integer columns: a position and a count.
-struct SQLIntPair: SQLRowDecodable {
-    let first: Int
-    let second: Int
-    init(row: some SQLRow) throws {
-        first = try row.int(0)
-        second = try row.int(1)
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            statement.sql.reserveCapacity(literalCapacity + 3 * interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            statement.sql += literal
+        }
+
+        /// A value, as the next placeholder.
+        public mutating func appendInterpolation(bind value: some SQLBindable) {
+            statement.binds.append(value.sqlValue)
+            statement.sql += "$\(statement.binds.count)"
+        }
+
+        /// A value or NULL, as the next placeholder. (Its own overload, so that an optional is bound, not
+        /// described: the compiler warns about optionals in interpolations without one.)
+        public mutating func appendInterpolation<Value: SQLBindable>(bind value: Value?) {
+            appendInterpolation(bind: value.sqlValue)
+        }
+
+        /// Values as placeholders separated by commas, for `IN (…)`. Callers keep the list non-empty: PostgreSQL
+        /// refuses `IN ()`.
+        public mutating func appendInterpolation<Values: Sequence>(list values: Values) where Values.Element: SQLBindable {
+            var first = true
+            for value in values {
+                if !first { statement.sql += ", " }
+                first = false
+                appendInterpolation(bind: value)
+            }
+        }
+
+        /// A piece of SQL written apart, its placeholders numbered after the ones before it.
+        public mutating func appendInterpolation(_ piece: SQLStatement) {
+            statement.append(piece)
+        }
+
+        /// Text put into the SQL as it is: names, keywords and column lists chosen by the code, never a value
+        /// from a request.
+        public mutating func appendInterpolation(raw text: String) {
+            statement.sql += text
+        }
     }
 }
 
-/// A single text column.
-struct SQLTextValue: SQLRowDecodable {
-    let value: String
-    init(row: some SQLRow) throws { value = try row.string(0) }
+/// A Swift value that binds as one `SQLValue`.
+public protocol SQLBindable {
+    var sqlValue: SQLValue { get }
+}
+
+extension SQLValue: SQLBindable {
+    public var sqlValue: SQLValue { self }
+}
+
+extension Int: SQLBindable {
+    public var sqlValue: SQLValue { .int(self) }
+}
+
+extension String: SQLBindable {
+    public var sqlValue: SQLValue { .text(self) }
+}
+
+extension Substring: SQLBindable {
+    public var sqlValue: SQLValue { .text(String(self)) }
+}
+
+extension Bool: SQLBindable {
+    public var sqlValue: SQLValue { .bool(self) }
+}
+
+extension Date: SQLBindable {
+    public var sqlValue: SQLValue { .date(self) }
+}
+
+extension Double: SQLBindable {
+    public var sqlValue: SQLValue { .double(self) }
+}
+
+extension [UInt8]: SQLBindable {
+    public var sqlValue: SQLValue { .bytes(self) }
+}
+
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
 
 extension String {

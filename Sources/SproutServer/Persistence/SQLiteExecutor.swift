@@ -89,9 +89,10 @@ struct SQLiteExecutor: SQLExecutor {
     static func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement, in db: Database) throws -> [Row] {
         let prepared = try db.cachedStatement(sql: statement.sql)
         let cursor = try GRDB.Row.fetchCursor(prepared, arguments: arguments(statement.binds))
+        let columns = SQLColumnNames(prepared.columnNames)
         var rows: [Row] = []
         while let row = try cursor.next() {
-            rows.append(try Row(row: SQLiteRow(row: row)))
+            rows.append(try Row(row: SQLiteRow(row: row, columns: columns)))
         }
         return rows
     }
@@ -119,9 +120,12 @@ struct SQLiteExecutor: SQLExecutor {
     }
 }
 
-/// A GRDB row read by position, with GRDB's fast paths for SQLite's own column types.
+/// A GRDB row, read with GRDB's fast paths for SQLite's own column types.
 struct SQLiteRow: SQLRow {
     let row: GRDB.Row
+    let columns: SQLColumnNames
+
+    func index(of name: String) throws -> Int { try columns.index(of: name) }
 
     func isNull(_ index: Int) -> Bool { row.hasNull(atIndex: index) }
     func int(_ index: Int) throws -> Int { try row.decode(Int.self, atIndex: index) }

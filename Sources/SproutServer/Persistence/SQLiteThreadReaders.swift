@@ -159,7 +159,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
                 guard code == SQLITE_ROW else {
                     throw SQLiteReadError(code: code, message: String(cString: sqlite3_errmsg(handle)))
                 }
-                rows.append(try Row(row: SQLiteStatementRow(statement: prepared.pointer)))
+                rows.append(try Row(row: SQLiteStatementRow(statement: prepared.pointer, columns: prepared.columns)))
             }
             return rows
         }
@@ -171,6 +171,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
 private struct PreparedRead {
     let pointer: OpaquePointer
     let valueIndexes: [Int]
+    let columns: SQLColumnNames
 
     init(sql: String, on handle: OpaquePointer) throws {
         var pointer: OpaquePointer?
@@ -190,6 +191,7 @@ private struct PreparedRead {
         }
         self.pointer = pointer
         valueIndexes = indexes
+        columns = SQLColumnNames((0..<sqlite3_column_count(pointer)).map { String(cString: sqlite3_column_name(pointer, $0)) })
     }
 
     /// Binds as `SQLiteExecutor.arguments` does for GRDB: booleans as 0/1, dates as seconds since 1970.
@@ -225,10 +227,13 @@ private struct PreparedRead {
 /// SQLite copies a value bound with this destructor before the call returns.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// The current row of a stepped statement, read by position. A NULL where a value is required is an error, as
-/// GRDB's decoding makes it.
+/// The current row of a stepped statement. A NULL where a value is required is an error, as GRDB's decoding
+/// makes it.
 struct SQLiteStatementRow: SQLRow {
     let statement: OpaquePointer
+    let columns: SQLColumnNames
+
+    func index(of name: String) throws -> Int { try columns.index(of: name) }
 
     func isNull(_ index: Int) -> Bool { sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL }
 

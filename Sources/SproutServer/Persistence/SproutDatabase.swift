@@ -89,10 +89,8 @@ public final class SproutDatabase: Service, Sendable {
                     let applied = Set(try String.fetchAll(db, sql: SQLMigrationTable.applied))
                     for migration in migrations where !applied.contains(migration.name) {
                         for sql in migration.sqlite { try db.execute(sql: sql) }
-                        try db.execute(
-                            sql: SQLMigrationTable.record,
-                            arguments: SQLiteExecutor.arguments([.text(migration.name), .text(now)])
-                        )
+                        let record = SQLMigrationTable.record(migration.name, at: now)
+                        try db.execute(sql: record.sql, arguments: SQLiteExecutor.arguments(record.binds))
                     }
                     return .commit
                 }
@@ -117,13 +115,13 @@ public final class SproutDatabase: Service, Sendable {
                     for sql in migration.postgres {
                         try await run(PostgresQuery(unsafeSQL: sql))
                     }
-                    let record = SQLStatement(SQLMigrationTable.record, .text(migration.name), .text(now))
+                    let record = SQLMigrationTable.record(migration.name, at: now)
                     try await run(PostgresExecutor.query(record))
                 }
             }
             // pg_trgm takes letters from the database's ctype: under plain C it sees Hangul as punctuation, so
             // Korean searches stay right but scan the whole index.
-            let ctype = try await executor.readFirst(SQLStatement("SELECT current_setting('lc_ctype')"), as: SQLTextValue.self)?.value
+            let ctype = try await executor.readFirst("SELECT current_setting('lc_ctype')", as: SQLTextValue.self)?.value
             if let ctype, ["C", "POSIX"].contains(ctype) {
                 logger.warning("PostgreSQL database has lc_ctype \(ctype): searches in Korean cannot use the trigram index; create the database with a UTF-8 locale such as C.UTF-8")
             }
@@ -153,7 +151,7 @@ public final class SproutDatabase: Service, Sendable {
         return await withTaskGroup(of: String?.self) { group in
             group.addTask {
                 do {
-                    return try await executor.readFirst(SQLStatement("SELECT 1"), as: SQLInt.self)?.value == 1 ? nil : "no answer"
+                    return try await executor.readFirst("SELECT 1", as: SQLInt.self)?.value == 1 ? nil : "no answer"
                 } catch {
                     return Task.isCancelled ? "cancelled" : "\(String(describing: error).prefix(300))"
                 }
@@ -172,7 +170,7 @@ public final class SproutDatabase: Service, Sendable {
     /// (SQLite) or a pooled connection (PostgreSQL), so a probe measures what requests would meet.
     public func ping() async -> Bool {
         do {
-            return try await executor.readFirst(SQLStatement("SELECT 1"), as: SQLInt.self)?.value == 1
+            return try await executor.readFirst("SELECT 1", as: SQLInt.self)?.value == 1
         } catch {
             logger.warning("database ping failed", metadata: ["error": "\(String(reflecting: error))"])
             return false

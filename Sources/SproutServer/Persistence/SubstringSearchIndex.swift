@@ -74,14 +74,14 @@ public struct SubstringSearchIndex: Sendable {
     /// full scan). Trigrams joined by AND, not the text as one phrase: for a 255-character query over 5,000
     /// crafted titles the phrase took 236 ms (one position-list walk per repeated trigram), the AND 0.9 ms, a
     /// plain LIKE scan 802 ms.
-    func condition(containing text: String, narrowedBy trigrams: [String], statement: inout SQLStatement) -> String {
-        let like = scanCondition(containing: text, statement: &statement)
+    func condition(containing text: String, narrowedBy trigrams: [String]) -> SQLStatement {
+        let like = scanCondition(containing: text)
         guard !trigrams.isEmpty else { return like }
         let query = trigrams.map(Self.phrase).joined(separator: " AND ")
-        return "rowid IN (SELECT rowid FROM \(name) WHERE \(name) MATCH \(statement.bind(.text(query)))) AND \(like)"
+        return "rowid IN (SELECT rowid FROM \(raw: name) WHERE \(raw: name) MATCH \(bind: query)) AND \(like)"
     }
 
-    /// The trigrams to ask the index for, for `condition(containing:narrowedBy:statement:)`. On SQLite, the
+    /// The trigrams to ask the index for, for `condition(containing:narrowedBy:)`. On SQLite, the
     /// rarest few of the text's (`rarest(_:counts:)`), by counts remembered per database (`TrigramDocumentCounts`);
     /// those not remembered are counted first, all in one read. None for a text under three code points (the
     /// index cannot narrow it, and SQLite 3.40.1 answers a two-Hangul-character MATCH wrongly) or on PostgreSQL.
@@ -92,13 +92,12 @@ public struct SubstringSearchIndex: Sendable {
         var counts = remembered.counts(of: trigrams, in: name)
         let unknown = trigrams.filter { counts[$0] == nil }
         if !unknown.isEmpty {
-            var statement = SQLStatement(sql: "", binds: [])
-            statement.sql = unknown.indices.map { position in
-                "SELECT \(position), count(*) FROM \(name) WHERE \(name) MATCH \(statement.bind(.text(Self.phrase(unknown[position]))))"
-            }.joined(separator: " UNION ALL ")
+            let statement = SQLStatement.joined(unknown.indices.map { position in
+                "SELECT \(raw: String(position)) AS position, count(*) AS hits FROM \(raw: name) WHERE \(raw: name) MATCH \(bind: Self.phrase(unknown[position]))"
+            }, separator: " UNION ALL ")
             var counted: [String: Int] = [:]
-            for row in try await executor.slowRead(statement, as: SQLIntPair.self) where unknown.indices.contains(row.first) {
-                counted[unknown[row.first]] = row.second
+            for row in try await executor.slowRead(statement, as: TrigramCountRow.self) where unknown.indices.contains(row.position) {
+                counted[unknown[row.position]] = row.hits
             }
             remembered.remember(counted, in: name)
             counts.merge(counted) { _, new in new }
@@ -128,8 +127,8 @@ public struct SubstringSearchIndex: Sendable {
 
     /// The match alone, without the index: for a scan in key order that stops at a page's end, which beats the
     /// index when most rows match (a common word: the index would hand over every match first).
-    func scanCondition(containing text: String, statement: inout SQLStatement) -> String {
-        "\(column) LIKE \(statement.bind(.text(text.likeContainsPattern))) ESCAPE '\\'"
+    func scanCondition(containing text: String) -> SQLStatement {
+        "\(raw: column) LIKE \(bind: text.likeContainsPattern) ESCAPE '\\'"
     }
 
     /// At most this many of a text's trigrams are looked at (counted, then the rarest asked for): a few already
@@ -152,5 +151,16 @@ public struct SubstringSearchIndex: Sendable {
         guard distinct.count > maximumQueryTrigrams else { return distinct }
         let step = Double(distinct.count - 1) / Double(maximumQueryTrigrams - 1)
         return (0..<maximumQueryTrigrams).map { distinct[Int((Double($0) * step).rounded())] }
+    }
+}
+
+/// How many rows hold the trigram at `position` of a search's list.
+private struct TrigramCountRow: SQLRowDecodable {
+    let position: Int
+    let hits: Int
+
+    init(row: some SQLRow) throws {
+        position = try row.int("position")
+        hits = try row.int("hits")
     }
 }

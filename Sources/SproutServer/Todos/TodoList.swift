@@ -37,20 +37,19 @@ struct TodoList {
     var order: String { order() }
 
     /// The rows of the list.
-    func filter(_ statement: inout SQLStatement) -> String {
-        var filter = owner.condition(&statement)
-        if let isDone { filter += " AND is_done = \(statement.bind(.bool(isDone)))" }
-        return filter
+    var filter: SQLStatement {
+        guard let isDone else { return owner.condition }
+        return "\(owner.condition) AND is_done = \(bind: isDone)"
     }
 
     /// One row: the list's `total` and `version` from `todo_counts` (one or two key lookups; see
     /// `TodoMigrations.listVersions`).
-    func countsQuery(_ statement: inout SQLStatement) -> String {
-        var query = """
+    var countsQuery: SQLStatement {
+        var query: SQLStatement = """
             SELECT CAST(coalesce(sum(n), 0) AS BIGINT) AS total, CAST(coalesce(sum(version), 0) AS BIGINT) AS version
-            FROM todo_counts WHERE owner_key = \(statement.bind(.int(owner.accountID ?? 0)))
+            FROM todo_counts WHERE owner_key = \(bind: owner.accountID ?? 0)
             """
-        if let isDone { query += " AND is_done = \(statement.bind(.bool(isDone)))" }
+        if let isDone { query.append(" AND is_done = \(bind: isDone)") }
         return query
     }
 }
@@ -58,9 +57,9 @@ struct TodoList {
 extension TodoOwner {
     /// `owner_id IS NULL` for the shared list (PostgreSQL's partial indexes match only this form), otherwise
     /// `owner_id = $n`.
-    func condition(_ statement: inout SQLStatement) -> String {
+    var condition: SQLStatement {
         guard let accountID else { return "owner_id IS NULL" }
-        return "owner_id = \(statement.bind(.int(accountID)))"
+        return "owner_id = \(bind: accountID)"
     }
 }
 
@@ -70,8 +69,8 @@ struct TodoCountsRow: SQLRowDecodable {
     let version: Int
 
     init(row: some SQLRow) throws {
-        total = try row.int(0)
-        version = try row.int(1)
+        total = try row.int("total")
+        version = try row.int("version")
     }
 }
 
@@ -82,8 +81,8 @@ struct TodoMarkRow: SQLRowDecodable {
     let id: Int?
 
     init(row: some SQLRow) throws {
-        total = try row.int(0)
-        version = try row.int(1)
-        id = row.isNull(2) ? nil : try row.int(2)
+        total = try row.int("total")
+        version = try row.int("version")
+        id = try row.optionalInt("id")
     }
 }

@@ -23,21 +23,22 @@ public struct TodoSeeder: Sendable {
         var inserted = 0
         while inserted < count {
             let size = min(batchSize, count - inserted)
-            var statement = SQLStatement(sql: "", binds: [])
-            let rows = (0..<size).map { offset in
+            let rows = (0..<size).map { offset -> SQLStatement in
                 let number = inserted + offset + 1
                 let title = "Todo #\(number): \(Self.titles[number % Self.titles.count])"
                 // One minute apart, oldest first, so ids and created_at agree as they would in real use.
-                let createdAt = statement.bind(.date(start.addingTimeInterval(Double(number) * 60)))
-                return "(\(statement.bind(.text(title))), \(statement.bind(.text(Todo.fold(title)))), \(statement.bind(.bool(number % 3 == 0))), \(createdAt), \(createdAt))"
+                let createdAt = start.addingTimeInterval(Double(number) * 60)
+                return "(\(bind: title), \(bind: Todo.fold(title)), \(bind: number % 3 == 0), \(bind: createdAt), \(bind: createdAt))"
             }
-            statement.sql = "INSERT INTO todos (title, title_folded, is_done, created_at, updated_at) VALUES " + rows.joined(separator: ", ")
+            let statement: SQLStatement = """
+                INSERT INTO todos (title, title_folded, is_done, created_at, updated_at) VALUES \(.joined(rows, separator: ", "))
+                """
             try await database.executor.writeAll([statement])
             inserted += size
             progress(inserted)
         }
         // Fresh planner statistics: right after a bulk insert PostgreSQL still believes the table is nearly
         // empty and sorts whole lists instead of walking their index, until autovacuum gets round to it.
-        try await database.executor.writeAll([SQLStatement("ANALYZE todos")])
+        try await database.executor.writeAll(["ANALYZE todos"])
     }
 }

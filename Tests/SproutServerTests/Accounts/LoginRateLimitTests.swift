@@ -108,6 +108,6 @@ import Testing
 extension SproutDatabase {
     func backdateLoginFailures(by seconds: TimeInterval) async throws {
         let shift = executor.dialect == .sqlite ? "- \(Int(seconds))" : "- interval '\(Int(seconds)) seconds'"
-        try await executor.writeAll([SQLStatement("UPDATE login_failures SET failed_at = failed_at \(shift)")])
+        try await executor.writeAll([SQLStatement("UPDATE login_failures SET failed_at = failed_at \(raw: shift)")])
     }
 }

@@ -67,7 +67,7 @@ struct TestDatabasePlace: Sendable {
         if let url = postgresURL {
             let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
             try await withAdminConnection(url: url, logger: logger) { executor in
-                try await executor.writeAll([SQLStatement("CREATE SCHEMA \(schema)")])
+                try await executor.writeAll([SQLStatement("CREATE SCHEMA \(raw: schema)")])
             }
             return TestDatabasePlace(settings: .postgres(url: url, schema: schema), directory: nil)
         }
@@ -82,7 +82,7 @@ struct TestDatabasePlace: Sendable {
             if let directory { try? FileManager.default.removeItem(at: directory) }
         case .postgres(let url, let schema?):
             try? await Self.withAdminConnection(url: url, logger: logger) { executor in
-                try await executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(schema) CASCADE")])
+                try await executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(raw: schema) CASCADE")])
             }
         case .postgres:
             break
@@ -164,13 +164,13 @@ extension SproutDatabase {
         case .sqlite: shift = "- \(Int(seconds))"
         case .postgres: shift = "- interval '\(Int(seconds)) seconds'"
         }
-        try await executor.writeAll([SQLStatement("UPDATE todos SET created_at = created_at \(shift), updated_at = updated_at \(shift)")])
+        try await executor.writeAll([SQLStatement("UPDATE todos SET created_at = created_at \(raw: shift), updated_at = updated_at \(raw: shift)")])
     }
 
     /// Counted over the table itself, not through `todo_counts`, so tests can compare the two.
     func todoCount(isDone: Bool? = nil) async throws -> Int {
-        var statement = SQLStatement("SELECT count(*) FROM todos")
-        if let isDone { statement.sql += " WHERE is_done = \(statement.bind(.bool(isDone)))" }
+        var statement: SQLStatement = "SELECT count(*) FROM todos"
+        if let isDone { statement.append(" WHERE is_done = \(bind: isDone)") }
         return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
     }
 }

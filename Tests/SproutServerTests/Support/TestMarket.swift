@@ -188,6 +188,6 @@ extension TestClientProtocol {
 
 extension SproutDatabase {
     func marketCount(_ table: String) async throws -> Int {
-        try await executor.readFirst(SQLStatement("SELECT count(*) FROM \(table)"), as: SQLInt.self)?.value ?? 0
+        try await executor.readFirst(SQLStatement("SELECT count(*) FROM \(raw: table)"), as: SQLInt.self)?.value ?? 0
     }
 }

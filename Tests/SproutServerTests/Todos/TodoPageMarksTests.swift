@@ -86,8 +86,7 @@ import SproutWire
             let repository = SQLTodoRepository(executor: database.executor)
             let base = Date(timeIntervalSince1970: 1_700_000_000)
             func version() async throws -> Int {
-                var statement = SQLStatement(sql: "", binds: [])
-                statement.sql = "SELECT version FROM (\(TodoList(request: TodoPageRequest(), owner: .anonymous).countsQuery(&statement))) AS c"
+                let statement: SQLStatement = "SELECT version FROM (\(TodoList(request: TodoPageRequest(), owner: .anonymous).countsQuery)) AS c"
                 return try #require(try await database.executor.readFirst(statement, as: SQLInt.self)).value
             }
             var last = try await version()
@@ -143,8 +142,7 @@ import SproutWire
     ) async throws {
         for (owner, shape) in Self.lists {
             let list = TodoList(request: shape, owner: owner)
-            var statement = SQLStatement(sql: "", binds: [])
-            statement.sql = "SELECT id FROM todos WHERE \(list.filter(&statement)) ORDER BY \(list.order)"
+            let statement: SQLStatement = "SELECT id FROM todos WHERE \(list.filter) ORDER BY \(raw: list.order)"
             let expected = try await database.executor.read(statement, as: SQLInt.self).map(\.value)
             // Twice: the first read may build the marks, the second must use them.
             for _ in 0..<2 {
