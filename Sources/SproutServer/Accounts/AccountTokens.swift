@@ -14,19 +14,21 @@ actor AccountTokens {
 
     private let configuredSecret: String?
     private let secrets: ServerSecrets
+    private let clock: WallClock
     private var keys: JWTKeyCollection?
 
-    init(configuredSecret: String?, secrets: ServerSecrets) {
+    init(configuredSecret: String?, secrets: ServerSecrets, clock: WallClock = .system) {
         self.configuredSecret = configuredSecret
         self.secrets = secrets
+        self.clock = clock
     }
 
-    /// A token for the account, of its current generation.
-    func issue(for account: Account, at date: Date = Date()) async throws -> String {
-        try await issue(accountID: account.id, generation: account.tokenGeneration, at: date)
+    /// A token for the account, of its current generation, issued now.
+    func issue(for account: Account) async throws -> String {
+        try await issue(accountID: account.id, generation: account.tokenGeneration, at: clock.now)
     }
 
-    func issue(accountID: Int, generation: Int, at date: Date = Date(), lifetime: TimeInterval = lifetime) async throws -> String {
+    func issue(accountID: Int, generation: Int, at date: Date, lifetime: TimeInterval = lifetime) async throws -> String {
         // Whole seconds, as JavaScript's jsonwebtoken writes `iat` and `exp`.
         let now = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         let payload = AccountTokenPayload(
@@ -47,9 +49,10 @@ actor AccountTokens {
         do {
             payload = try await keys.verify(token, as: AccountTokenPayload.self)
         } catch {
-            // Whatever is wrong with it (framing, signature, claims, expiry), the token names no one.
+            // Whatever is wrong with it (framing, signature, claims), the token names no one.
             return nil
         }
+        guard (try? payload.exp.verifyNotExpired(currentDate: clock.now)) != nil else { return nil }
         return AccountTokenClaims(
             accountID: payload.id,
             generation: payload.gen ?? 0,
@@ -103,8 +106,8 @@ struct AccountTokenPayload: JWTPayload {
 
     struct LifetimeTooLong: Error {}
 
+    /// Expiry is checked by `AccountTokens.claims(of:)`, against the application's clock.
     func verify(using algorithm: some JWTAlgorithm) async throws {
-        try exp.verifyNotExpired()
         // Sprout never issues a longer token, so a longer one was made with a leaked key: refuse it.
         guard exp.value.timeIntervalSince(iat.value) <= AccountTokens.lifetime else { throw LifetimeTooLong() }
     }

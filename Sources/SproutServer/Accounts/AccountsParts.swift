@@ -7,15 +7,15 @@ struct AccountsParts: Sendable {
     let service: AccountsService
     let addressLimit: AddressRateLimit
 
-    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer) {
+    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, clock: WallClock = .system) {
         repository = SQLAccountRepository(executor: executor)
-        tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor, sealer: sealer))
-        sessions = WebSessions(executor: executor)
+        tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor, sealer: sealer), clock: clock)
+        sessions = WebSessions(executor: executor, clock: clock)
         addressLimit = AddressRateLimit(ledger: RateLimitLedger(executor: executor), perHour: configuration.signUpsPerAddressPerHour)
         authenticator = AccountAuthenticator(accounts: repository, tokens: tokens, sessions: sessions)
         service = AccountsService(
             accounts: repository, tokens: tokens, throttle: LoginThrottle(executor: executor), addressLimit: addressLimit,
-            hasher: PasswordHasher(cost: configuration.passwordHashCost)
+            hasher: PasswordHasher(cost: configuration.passwordHashCost), clock: clock
         )
     }
 }

@@ -19,14 +19,15 @@ struct AccountsService: Sendable {
     let throttle: LoginThrottle
     let addressLimit: AddressRateLimit
     let hasher: PasswordHasher
+    let clock: WallClock
 
     /// A new account, when the address is under its hourly sign-up limit (checked first, so probing which names
     /// are taken counts too) and the username and email are free.
     func register(_ input: AccountInput.Registration, address: String) async throws -> Account {
-        guard try await addressLimit.claim(.signUp, address: address) else { throw StrapiError.tooManySignUps }
+        guard try await addressLimit.claim(.signUp, address: address, at: clock.now) else { throw StrapiError.tooManySignUps }
         try await checkAvailable(username: input.username, email: input.email)
         let hash = try await hasher.hash(input.password)
-        guard let account = try await accounts.create(username: input.username, email: input.email, passwordHash: hash, at: Date().truncatedToMilliseconds) else {
+        guard let account = try await accounts.create(username: input.username, email: input.email, passwordHash: hash, at: clock.now.truncatedToMilliseconds) else {
             // Someone took the name or the address while the password was being hashed.
             try await checkAvailable(username: input.username, email: input.email)
             throw StrapiError.usernameTaken
@@ -40,7 +41,7 @@ struct AccountsService: Sendable {
     func logIn(_ input: AccountInput.Login, address: String) async throws -> Account {
         let account = input.isEmail ? try await accounts.find(email: input.identifier) : try await accounts.find(username: input.identifier)
         let subject = account.map { LoginThrottle.Subject.account($0.id) } ?? .unknownIdentifier(input.identifier)
-        guard let attempt = try await throttle.claimAttempt(for: subject, address: address, at: Date()) else {
+        guard let attempt = try await throttle.claimAttempt(for: subject, address: address, at: clock.now) else {
             throw StrapiError.rateLimited
         }
         let matches = try await hasher.verify(input.password, against: account?.passwordHash ?? PasswordHasher.decoyHash)
@@ -55,7 +56,7 @@ struct AccountsService: Sendable {
     /// session of the account ends; the caller's own keeps working, as the SeSAC app expects: it keeps its token
     /// after a change.
     func changePassword(of account: Account, calling credential: Caller.Credential, _ input: AccountInput.PasswordChange, address: String) async throws -> Account {
-        guard let attempt = try await throttle.claimAttempt(for: .account(account.id), address: address, at: Date()) else {
+        guard let attempt = try await throttle.claimAttempt(for: .account(account.id), address: address, at: clock.now) else {
             throw StrapiError.rateLimited
         }
         guard try await hasher.verify(input.current, against: account.passwordHash) else {
@@ -67,7 +68,7 @@ struct AccountsService: Sendable {
         case .bearerToken(let id): .token(id)
         case .sessionCookie(let token): .session(WebSessions.hash(token))
         }
-        guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, keeping: kept, at: Date().truncatedToMilliseconds) else {
+        guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, keeping: kept, at: clock.now.truncatedToMilliseconds) else {
             throw StrapiError.invalidToken
         }
         return updated

@@ -16,7 +16,7 @@ struct AddressRateLimit: Sendable {
     let perHour: Int
 
     /// Counts one `action` from `address`; false when the address has used up its hour.
-    func claim(_ action: Action, address: String, at now: Date = Date()) async throws -> Bool {
+    func claim(_ action: Action, address: String, at now: Date) async throws -> Bool {
         guard perHour > 0 else { return true }
         return try await ledger.claim("\(action.rawValue):\(address)", limit: perHour, window: Self.window, at: now)
     }

@@ -9,9 +9,11 @@ struct WebSessions: Sendable {
     static let lifetime: TimeInterval = 30 * 24 * 3600
 
     let executor: any SQLExecutor
+    var clock = WallClock.system
 
     /// A new session for the account; the token goes into the cookie.
-    func start(accountID: Int, at now: Date = Date()) async throws -> String {
+    func start(accountID: Int) async throws -> String {
+        let now = clock.now
         let token = ServerSecrets.randomToken()
         _ = try await executor.write(
             """
@@ -24,7 +26,8 @@ struct WebSessions: Sendable {
     }
 
     /// The account whose session the token is, if the session exists and has not expired.
-    func account(forToken token: String, at now: Date = Date()) async throws -> Account? {
+    func account(forToken token: String) async throws -> Account? {
+        let now = clock.now
         return try await executor.readFirst(
             SQLStatement("""
                 SELECT \(raw: SQLAccountRepository.qualifiedColumns) FROM web_sessions JOIN accounts ON accounts.id = web_sessions.account_id
@@ -35,7 +38,8 @@ struct WebSessions: Sendable {
     }
 
     /// Ends the session (logout), and clears expired ones while at it.
-    func end(token: String, at now: Date = Date()) async throws {
+    func end(token: String) async throws {
+        let now = clock.now
         try await executor.writeAll([
             "DELETE FROM web_sessions WHERE token_hash = \(bind: Self.hash(token))",
             "DELETE FROM web_sessions WHERE expires_at <= \(bind: now)",

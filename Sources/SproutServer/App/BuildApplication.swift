@@ -19,11 +19,12 @@ public func buildApplication(
     _ configuration: SproutConfiguration,
     database: SproutDatabase,
     logger: Logger,
+    clock: WallClock = .system,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     // One sealer, so the key file is read once: the routes and the start-up check share it.
     let sealer = SecretSealer(configuration)
-    let router = buildRouter(configuration, database: database, logger: logger, sealer: sealer)
+    let router = buildRouter(configuration, database: database, logger: logger, sealer: sealer, clock: clock)
     let requestTimeout = TimeAmount(configuration.requestTimeout)
     var app = Application(
         router: router,
@@ -48,12 +49,13 @@ public func buildApplication(
 
 /// Every service's routes behind the shared middleware (tests read its `routes` too).
 func buildRouter(
-    _ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger, sealer: SecretSealer? = nil
+    _ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger, sealer: SecretSealer? = nil,
+    clock: WallClock = .system
 ) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
     let sealer = sealer ?? SecretSealer(configuration)
-    let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer)
+    let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer, clock: clock)
     // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
     let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
     router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.trustedProxies))
@@ -72,39 +74,43 @@ func buildRouter(
     router.addRoutes(CommunityController<SproutRequestContext>(
         repository: community, authenticator: accounts.authenticator, emailVisibility: configuration.emailVisibility,
         maxBodySize: configuration.maxRequestBodySize, maximumListRows: configuration.communityListMaxRows,
-        largeLists: LargeListSlots(configuration.communityLargeLists)
+        largeLists: LargeListSlots(configuration.communityLargeLists), clock: clock
     ).endpoints)
 
     let todos = TodosController<SQLTodoRepository, SproutRequestContext>(
         repository: SQLTodoRepository(executor: database.executor),
         callers: accounts.authenticator,
-        maxBodySize: configuration.maxRequestBodySize
+        maxBodySize: configuration.maxRequestBodySize,
+        clock: clock
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")
     router.addRoutes(todos.endpoints, atPath: "/api/v1")
     router.addRoutes(WebSessionController<SproutRequestContext>(
         accounts: accounts, publicURL: configuration.publicURL, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
-    let market = MarketParts(configuration, executor: database.executor, sealer: sealer, images: SystemImageProcessor())
+    let market = MarketParts(configuration, executor: database.executor, sealer: sealer, images: SystemImageProcessor(), clock: clock)
     router.addRoutes(MarketController<SproutRequestContext>(
         products: market.products, json: market.json, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
     router.addRoutes(VendorsController<SproutRequestContext>(
         vendors: market.vendors, authenticator: accounts.authenticator, addressLimit: accounts.addressLimit,
-        maxBodySize: configuration.maxRequestBodySize
+        maxBodySize: configuration.maxRequestBodySize, clock: clock
     ).endpoints)
     router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
     router.addRoutes(BoardController<SproutRequestContext>(
         repository: SQLBoardRepository(executor: database.executor),
         authenticator: BoardAuthenticator(accounts: accounts.authenticator, staticToken: configuration.boardAPIToken),
         emailVisibility: configuration.emailVisibility,
-        maxBodySize: configuration.maxRequestBodySize
+        maxBodySize: configuration.maxRequestBodySize,
+        clock: clock
     ).endpoints, atPath: "/api/v2")
     router.addRoutes(DiaryController<SproutRequestContext>(
-        repository: SQLDiaryRepository(executor: database.executor, keptVersions: configuration.diaryKeptVersions), callers: accounts.authenticator
+        repository: SQLDiaryRepository(executor: database.executor, keptVersions: configuration.diaryKeptVersions), callers: accounts.authenticator,
+        clock: clock
     ).endpoints, atPath: "/api/diary")
     router.addRoutes(WeatherController<SproutRequestContext>(
-        service: WeatherService(configuration, executor: database.executor, logger: logger), callers: accounts.authenticator
+        service: WeatherService(configuration, executor: database.executor, logger: logger), callers: accounts.authenticator,
+        clock: clock
     ).endpoints, atPath: "/api")
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)

@@ -11,6 +11,8 @@ struct BoardController<Context: RequestContext> {
     let authenticator: BoardAuthenticator
     let emailVisibility: EmailVisibility
     let maxBodySize: Int
+    /// The time of day (`buildApplication` hands in the application's).
+    var clock = WallClock.system
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -26,14 +28,14 @@ struct BoardController<Context: RequestContext> {
 
     @Sendable func boards(_ request: Request, context: Context) async throws -> Response {
         let caller = try await authenticator.caller(of: request)
-        let boards = try await repository.boards(now: Date()).map { $0.json(for: caller) }
+        let boards = try await repository.boards(now: clock.now).map { $0.json(for: caller) }
         return try Response.json(BoardEnvelope(value: boards, offset: 0, limit: boards.count, total: boards.count))
     }
 
     @Sendable func posts(_ request: Request, context: Context) async throws -> Response {
         let caller = try await authenticator.caller(of: request)
         let query = try BoardInput.postQuery(request.queryFields)
-        let now = Date()
+        let now = clock.now
         let board = try await board(context, now: now)
         let page = try await repository.posts(boardID: board.id, query: query)
         return try Response.json(BoardEnvelope(
@@ -43,7 +45,7 @@ struct BoardController<Context: RequestContext> {
 
     @Sendable func showPost(_ request: Request, context: Context) async throws -> Response {
         let caller = try await authenticator.caller(of: request)
-        let now = Date()
+        let now = clock.now
         let board = try await board(context, now: now)
         guard let post = try await repository.viewPost(id: try postID(context), boardID: board.id) else { throw BoardError.postNotFound }
         return try Response.json(post.json(for: caller, now: now, emails: emailVisibility))
@@ -55,7 +57,7 @@ struct BoardController<Context: RequestContext> {
         if let parent = input.parentPostID, try await repository.post(id: parent, boardID: board.id) == nil {
             throw BoardError.badRequest("parentPostId must be a post of this board.")
         }
-        let now = Date()
+        let now = clock.now
         let post = try await repository.createPost(
             board: board, author: account, title: input.title, contents: input.contents, parentPostID: input.parentPostID, at: now
         )
@@ -66,7 +68,7 @@ struct BoardController<Context: RequestContext> {
         let (account, board) = try await writer(request, context)
         let id = try postID(context)
         let input = try BoardInput.post(try await bodyFields(request), allowingParent: false)
-        let now = Date()
+        let now = clock.now
         guard let post = try await repository.updatePost(id: id, boardID: board.id, accountID: account.id, title: input.title, contents: input.contents, at: now) else {
             throw try await missingOrForbidden(id: id, boardID: board.id)
         }
@@ -87,7 +89,7 @@ struct BoardController<Context: RequestContext> {
     /// An account writing in a writable board (the static token writes nothing).
     private func writer(_ request: Request, _ context: Context) async throws -> (Account, Board) {
         let caller = try await authenticator.caller(of: request)
-        let board = try await board(context, now: Date())
+        let board = try await board(context, now: clock.now)
         guard case .account(let account) = caller else { throw BoardError.readOnlyToken }
         guard board.writable else { throw BoardError.notWritable }
         return (account, board)

@@ -12,6 +12,8 @@ struct CommunityController<Context: RequestContext> {
     /// Most rows one list answer holds (`COMMUNITY_LIST_MAX_ROWS`); `_limit=-1` means this many.
     let maximumListRows: Int
     let largeLists: LargeListSlots
+    /// The time of day (`buildApplication` hands in the application's).
+    var clock = WallClock.system
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -61,7 +63,7 @@ struct CommunityController<Context: RequestContext> {
         let account = try await authenticator.strapiAccount(of: request)
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
-        let post = try await repository.createPost(text: text, by: Author(account), at: Date().truncatedToMilliseconds)
+        let post = try await repository.createPost(text: text, by: Author(account), at: clock.now.truncatedToMilliseconds)
         return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
@@ -70,7 +72,7 @@ struct CommunityController<Context: RequestContext> {
         let id = try id(context)
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
-        let post = try await repository.updatePost(id: id, text: text, by: account.id, at: Date().truncatedToMilliseconds).get(orThrow: Self.error)
+        let post = try await repository.updatePost(id: id, text: text, by: account.id, at: clock.now.truncatedToMilliseconds).get(orThrow: Self.error)
         return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
@@ -111,7 +113,7 @@ struct CommunityController<Context: RequestContext> {
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
         let postID = try CommunityInput.id(fields, field: "post")
-        guard let comment = try await repository.createComment(text: text, postID: postID, by: Author(account), at: Date().truncatedToMilliseconds) else {
+        guard let comment = try await repository.createComment(text: text, postID: postID, by: Author(account), at: clock.now.truncatedToMilliseconds) else {
             throw StrapiError.badRequest("post \(postID) does not exist.")
         }
         return try Response.json(CommentJSON(comment, emails: emails(account)))
@@ -123,7 +125,7 @@ struct CommunityController<Context: RequestContext> {
         let id = try id(context)
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
-        let comment = try await repository.updateComment(id: id, text: text, by: account.id, at: Date().truncatedToMilliseconds).get(orThrow: Self.error)
+        let comment = try await repository.updateComment(id: id, text: text, by: account.id, at: clock.now.truncatedToMilliseconds).get(orThrow: Self.error)
         return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 

@@ -7,6 +7,8 @@ import SproutWire
 struct DiaryController<Context: RequestContext> {
     let repository: SQLDiaryRepository
     let callers: any CallerResolving
+    /// The time of day (`buildApplication` hands in the application's).
+    var clock = WallClock.system
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -26,7 +28,7 @@ struct DiaryController<Context: RequestContext> {
             let page = try await repository.page(accountID: account.id, limit: limit, offset: offset)
             return try Response.json(DiaryPageJSON(entries: page.entries.map(\.json), total: page.total))
         case .changes(let since, let limit):
-            let changes = try await repository.changes(accountID: account.id, since: since, limit: limit, now: Date())
+            let changes = try await repository.changes(accountID: account.id, since: since, limit: limit, now: clock.now)
             return try Response.json(DiaryChangesJSON(
                 changes: changes.changes.map(\.change),
                 now: DiaryTimestamp.string(fromMilliseconds: Int64(changes.nowMilliseconds)), hasMore: changes.hasMore
@@ -46,7 +48,7 @@ struct DiaryController<Context: RequestContext> {
         let account = try await DiaryCallers.account(of: request, from: callers)
         let id = try entryID(context)
         let body = try await request.jsonBody(DiaryWriteBody.self, limit: DiaryInput.maximumRequestBytes, refusal: DiaryError.unreadableBody)
-        switch try await repository.put(accountID: account.id, id: id, write: body.write, now: Date()) {
+        switch try await repository.put(accountID: account.id, id: id, write: body.write, now: clock.now) {
         case .created(let entry): return try Response.json(entry.json, status: .created)
         case .replaced(let entry): return try Response.json(entry.json)
         }
@@ -57,7 +59,7 @@ struct DiaryController<Context: RequestContext> {
         let id = try entryID(context)
         let base = try DiaryInput.deleteBase(query: request.queryFields, ifMatch: request.headers[.ifMatch])
         let tombstone: DiaryEntry
-        switch try await repository.delete(accountID: account.id, id: id, base: base, now: Date()) {
+        switch try await repository.delete(accountID: account.id, id: id, base: base, now: clock.now) {
         case .deleted(let entry): tombstone = entry
         case .notFound: throw DiaryError.notFound
         case .moved: throw DiaryError.movedSinceBase

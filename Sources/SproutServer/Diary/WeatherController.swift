@@ -6,6 +6,8 @@ import SproutWire
 struct WeatherController<Context: RequestContext> {
     let service: WeatherService
     let callers: any CallerResolving
+    /// The time of day (`buildApplication` hands in the application's).
+    var clock = WallClock.system
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -20,6 +22,6 @@ struct WeatherController<Context: RequestContext> {
         guard let latitude = fields["lat"]?.asText.flatMap(Double.init), let longitude = fields["lon"]?.asText.flatMap(Double.init),
               let location = WeatherLocation(latitude: latitude, longitude: longitude)
         else { throw DiaryError.badRequest("lat must be a number from -90 to 90 and lon one from -180 to 180.") }
-        return try Response.json(try await service.weather(at: location, for: account.id, now: Date()).json)
+        return try Response.json(try await service.weather(at: location, for: account.id, now: clock.now).json)
     }
 }

@@ -5,16 +5,20 @@ struct MarketParts: Sendable {
     let storage: any MarketImageStorage
     let json: MarketJSON
 
-    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, images: any MarketImageProcessing) {
+    init(
+        _ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, images: any MarketImageProcessing,
+        clock: WallClock = .system
+    ) {
         switch configuration.marketImageStorage {
         case .files: storage = FileImageStorage(dataDirectory: configuration.dataDirectory)
         case .database: storage = DatabaseImageStorage(executor: executor)
         }
-        vendors = MarketVendors(repository: SQLVendorRepository(executor: executor, sealer: sealer))
+        vendors = MarketVendors(repository: SQLVendorRepository(executor: executor, sealer: sealer), clock: clock)
         products = MarketProducts(
             repository: SQLMarketRepository(executor: executor), vendors: vendors.repository, storage: storage, images: images,
             limits: MarketUploadLimits(maximumImageBytes: configuration.marketMaxImageBytes),
-            uploadRate: MarketUploadRate(ledger: RateLimitLedger(executor: executor), perHour: configuration.marketUploadsPerHour)
+            uploadRate: MarketUploadRate(ledger: RateLimitLedger(executor: executor), perHour: configuration.marketUploadsPerHour, clock: clock),
+            clock: clock
         )
         json = MarketJSON(publicURL: configuration.publicURL)
     }

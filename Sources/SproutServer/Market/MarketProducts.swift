@@ -13,6 +13,7 @@ struct MarketProducts: Sendable {
     let images: any MarketImageProcessing
     let limits: MarketUploadLimits
     let uploadRate: MarketUploadRate
+    let clock: WallClock
     /// PATCHes of one product, one at a time in this process.
     let rowWriters = RowSerializer()
 
@@ -60,7 +61,7 @@ struct MarketProducts: Sendable {
             guard !stored.isEmpty else { throw MarketError.badRequest("At least one image is required.") }
             return try await repository.create(
                 draft, vendorID: vendor.id, images: stored, placing: storage.placement(of: staged).noting(placed),
-                creationKey: UUID().uuidString.lowercased(), at: Date()
+                creationKey: UUID().uuidString.lowercased(), at: clock.now
             )
         } catch {
             // Once placed, the files stay: COMMIT may have gone through even though it reported a failure.

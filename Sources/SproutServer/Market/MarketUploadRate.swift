@@ -10,17 +10,18 @@ struct MarketUploadRate: Sendable {
     let ledger: RateLimitLedger
     /// 0 turns both limits off.
     let perHour: Int
+    let clock: WallClock
 
     func claimForAddress(_ address: String) async throws {
         guard perHour > 0 else { return }
-        guard try await ledger.claim("upload-address:\(address)", limit: 2 * perHour, window: Self.window) else {
+        guard try await ledger.claim("upload-address:\(address)", limit: 2 * perHour, window: Self.window, at: clock.now) else {
             throw MarketError.tooManyUploads
         }
     }
 
     func claimForVendor(_ vendorID: Int) async throws {
         guard perHour > 0 else { return }
-        guard try await ledger.claim("upload-vendor:\(vendorID)", limit: perHour, window: Self.window) else {
+        guard try await ledger.claim("upload-vendor:\(vendorID)", limit: perHour, window: Self.window, at: clock.now) else {
             throw MarketError.tooManyUploads
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 /// Making vendors and their credentials, shared by the API and `sprout vendor`.
 struct MarketVendors: Sendable {
     let repository: SQLVendorRepository
+    var clock = WallClock.system
 
     static let nameLength = 2...30
 
@@ -23,7 +24,7 @@ struct MarketVendors: Sendable {
         let credentials = try imported.checked()
         let result = try await repository.create(
             accountID: accountID, name: name, identifier: credentials.identifier ?? UUID().uuidString.lowercased(),
-            secret: credentials.secret ?? Self.newSecret(), id: credentials.vendorID, at: Date()
+            secret: credentials.secret ?? Self.newSecret(), id: credentials.vendorID, at: clock.now
         )
         switch result {
         case .success(let vendor): return vendor

@@ -10,6 +10,8 @@ struct VendorsController<Context: ClientOriginRequestContext> {
     /// Vendor creations per client address and hour (each account may make one; this bounds sign-up sprees).
     let addressLimit: AddressRateLimit
     let maxBodySize: Int
+    /// The time of day (`buildApplication` hands in the application's).
+    var clock = WallClock.system
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -23,7 +25,7 @@ struct VendorsController<Context: ClientOriginRequestContext> {
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         let account = try await account(of: request)
         let fields = try await request.bodyFields(limit: maxBodySize, refusal: MarketError.unreadableBody)
-        guard try await addressLimit.claim(.vendorCreation, address: context.client.address) else { throw MarketError.tooManyVendors }
+        guard try await addressLimit.claim(.vendorCreation, address: context.client.address, at: clock.now) else { throw MarketError.tooManyVendors }
         let vendor = try await vendors.create(accountID: account.id, name: fields["name"]?.asText ?? "")
         return try Response.json(MarketVendorJSON(vendor), status: .created)
     }

@@ -11,7 +11,7 @@ struct RateLimitLedger: Sendable {
     let executor: any SQLExecutor
 
     /// Records one event for `key`, or answers false when `limit` events were already recorded within `window`.
-    func claim(_ key: String, limit: Int, window: TimeInterval, at now: Date = Date()) async throws -> Bool {
+    func claim(_ key: String, limit: Int, window: TimeInterval, at now: Date) async throws -> Bool {
         var statements: [SQLStatement] = []
         if executor.dialect == .postgres {
             statements.append("SELECT pg_advisory_xact_lock(hashtext(\(bind: "rate:" + key)))")

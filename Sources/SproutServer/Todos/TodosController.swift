@@ -8,6 +8,8 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
     let repository: Repository
     let callers: any CallerResolving
     let maxBodySize: Int
+    /// The time of day (`buildApplication` hands in the application's).
+    var clock = WallClock.system
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -42,7 +44,7 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
         let owner = try await owner(request)
         let fields = try await bodyFields(request)
         let input = try TodoInput.creation(from: fields)
-        let todo = try await repository.create(title: input.title, isDone: input.isDone, owner: owner, at: Date().truncatedToSeconds)
+        let todo = try await repository.create(title: input.title, isDone: input.isDone, owner: owner, at: clock.now.truncatedToSeconds)
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.create))
     }
 
@@ -50,7 +52,7 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
         let owner = try await owner(request)
         let id = try todoID(context)
         let changes = try TodoInput.changes(from: try await bodyFields(request))
-        let todo = try await repository.update(id: id, with: changes, owner: owner, at: Date().truncatedToSeconds)
+        let todo = try await repository.update(id: id, with: changes, owner: owner, at: clock.now.truncatedToSeconds)
         guard let todo else { throw LaravelError.todoNotFound }
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.update))
     }

@@ -197,10 +197,11 @@ import Testing
 
     /// Found by the fuzzer: dates were bound as text (a 500 on PostgreSQL, never a match on SQLite).
     @Test func dateFiltersMatchTheDatesTheAPIAnswers() async throws {
-        try await withTestApp { client, _ in
+        let time = TestWallClock()
+        try await withTestApp(clock: time.clock) { client, _ in
             let account = try await client.signUp("dated")
             let created = try await client.sendForm(.post, "/posts", "text=dated", headers: account.bearer)
-            try await Task.sleep(for: .milliseconds(3))
+            time.advance(by: 0.003)
             try await client.createPost("later", as: account)
             let stamp = try #require(created.json?["created_at"]?.string)
             let found = try await client.send(.get, "/posts?created_at=\(stamp)", headers: account.bearer)
@@ -222,13 +223,14 @@ import Testing
     }
 
     @Test func datesHaveMillisecondsAndUpdatesMoveUpdatedAt() async throws {
-        try await withTestApp { client, _ in
+        let time = TestWallClock()
+        try await withTestApp(clock: time.clock) { client, _ in
             let account = try await client.signUp("clock")
             let created = try await client.sendForm(.post, "/posts", "text=v1", headers: account.bearer)
             let id = try #require(created.json?["id"]?.int)
             let stamp = try #require(created.json?["created_at"]?.string)
             #expect(stamp.wholeMatch(of: AccountsContractTests.strapiTimestamp) != nil)
-            try await Task.sleep(for: .milliseconds(5))
+            time.advance(by: 0.005)
             let updated = try await client.sendForm(.put, "/posts/\(id)", "text=v2", headers: account.bearer)
             let before = try #require(created.json?["updated_at"]?.string)
             let after = try #require(updated.json?["updated_at"]?.string)

@@ -8,9 +8,11 @@ import NIOCore
 
 /// Runs `body` against a fresh Sprout application on its own empty database: a temporary SQLite file, or,
 /// when `SPROUT_TEST_DATABASE_URL` names a PostgreSQL database, a schema of its own that is dropped afterwards.
+/// `clock`: the application's time of day (the system's unless a test moves its own).
 func withTestApp<Value: Sendable>(
     _ testing: TestingSetup = .router,
     logger: Logger? = nil,
+    clock: WallClock = .system,
     configure: (inout SproutConfiguration) -> Void = { _ in },
     _ body: @Sendable (any TestClientProtocol, SproutDatabase) async throws -> Value
 ) async throws -> Value {
@@ -33,7 +35,7 @@ func withTestApp<Value: Sendable>(
     defer { try? FileManager.default.removeItem(at: dataDirectory) }
     do {
         let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger)
-        let app = buildApplication(configuration, database: database, logger: logger)
+        let app = buildApplication(configuration, database: database, logger: logger, clock: clock)
         let value = try await app.test(testing) { client in try await body(client, database) }
         await place.remove(logger: logger)
         return value
