@@ -30,15 +30,15 @@ public final class BoardPostList {
     /// What the list is loading.
     public private(set) var loadState: BoardLoadState = .idle
     /// The last failure, sorted; `dismissError()` clears it.
-    public private(set) var lastError: BoardError?
+    public private(set) var lastError: SproutError?
 
     /// Posts per page (`limit`).
     public let pageSize: Int
-    private let operation: BoardError.Operation
+    private let operation: SproutError.Operation
     @ObservationIgnored private var fetch: Fetch?
     @ObservationIgnored private let loads = PageLoadCoordinator()
 
-    init(pageSize: Int, operation: BoardError.Operation) {
+    init(pageSize: Int, operation: SproutError.Operation) {
         self.pageSize = min(max(pageSize, 1), 100)
         self.operation = operation
     }
@@ -141,7 +141,7 @@ public final class BoardPostList {
                 return
             } catch {
                 guard self.loads.isCurrent(generation) else { return }
-                self.lastError = error.boardError(during: self.operation)
+                self.lastError = error.sorted(for: .board, during: self.operation)
             }
         }
         if finished { loadState = .idle }

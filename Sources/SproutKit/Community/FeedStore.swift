@@ -188,6 +188,6 @@ public final class FeedStore {
 
     private func report(_ error: APIError) {
         lastError = error
-        errorMessage = error.communityError.message
+        errorMessage = error.sorted(for: .community).message
     }
 }

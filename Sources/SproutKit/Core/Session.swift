@@ -158,7 +158,7 @@ public final class Session {
     /// Keeps `error` and shows `message`, or the account's sentence for it.
     func report(_ error: any Error, message: String? = nil) {
         lastError = error
-        errorMessage = message ?? (error as? APIError)?.communityError.message ?? String(describing: error)
+        errorMessage = message ?? (error as? APIError)?.sorted(for: .community).message ?? String(describing: error)
     }
 
     // MARK: Helpers
@@ -166,7 +166,7 @@ public final class Session {
     private func tokenWasRejected(_ token: String) {
         guard current.token == token else { return }
         signOut(reason: .tokenRejected)
-        errorMessage = CommunityError.message(for: .unauthorized)
+        errorMessage = SproutError.communitySentence(for: .unauthorized)
     }
 
     private func signOut(reason: SignOutReason) {

@@ -37,7 +37,7 @@ public final class ProductListStore {
     /// The last failure, as a sentence to show; `dismissError()` clears it.
     public private(set) var errorMessage: String?
     /// The last failure, sorted.
-    public private(set) var lastError: MarketError?
+    public private(set) var lastError: SproutError?
 
     /// Products per page (`items_per_page`).
     public let itemsPerPage: Int
@@ -172,7 +172,7 @@ public final class ProductListStore {
     }
 
     private func report(_ error: APIError) {
-        let sorted = error.marketError(during: .loadList)
+        let sorted = error.sorted(for: .market, during: .loadList)
         lastError = sorted
         errorMessage = sorted.message
     }
