@@ -43,14 +43,14 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
     static let clouds = DiaryWeatherJSON(main: "Clouds", description: "few clouds", icon: "02n", tempC: 14.1)
 
     init() {
-        server.route(nil, "/api/weather") { [unowned self] in self.signedIn($0, self.weather) }
+        server.route(nil, "/api/weather") { [unowned self] in self.signedIn($0, self.weatherRoute) }
         server.route(nil, "/api/diary/entries") { [unowned self] request in
             self.signedIn(request) { request.query["since"] != nil ? self.changes($0.query) : self.page($0.query) }
         }
-        server.route(nil, "/api/diary/entries/:id") { [unowned self] in self.signedIn($0, self.entry) }
-        server.route(nil, "/api/diary/entries/:id/versions") { [unowned self] in self.signedIn($0, self.versions) }
+        server.route(nil, "/api/diary/entries/:id") { [unowned self] in self.signedIn($0, self.entryRoute) }
+        server.route(nil, "/api/diary/entries/:id/versions") { [unowned self] in self.signedIn($0, self.versionsRoute) }
         // Anything after an id but `versions` is read as the entry itself.
-        server.route(nil, "/api/diary/entries/:id/:other") { [unowned self] in self.signedIn($0, self.entry) }
+        server.route(nil, "/api/diary/entries/:id/:other") { [unowned self] in self.signedIn($0, self.entryRoute) }
     }
 
     var client: DiaryClient {
@@ -129,7 +129,7 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
         request.parameters["id"].flatMap(UUID.init(uuidString:)).map(Self.key)
     }
 
-    private func weather(_ request: FakeRequest) -> FakeServer.Answer {
+    private func weatherRoute(_ request: FakeRequest) -> FakeServer.Answer {
         let query = request.query
         guard let lat = query["lat"].flatMap(Double.init), let lon = query["lon"].flatMap(Double.init), abs(lat) <= 90, abs(lon) <= 180 else {
             return .init(status: 400, body: Self.errorBody("lat and lon"))
@@ -138,13 +138,13 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
         return .init(status: weatherAnswer.status, body: Self.errorBody("weather unavailable"))
     }
 
-    private func versions(_ request: FakeRequest) -> FakeServer.Answer {
+    private func versionsRoute(_ request: FakeRequest) -> FakeServer.Answer {
         guard let id = entryID(request) else { return Self.notAUUID }
         guard let entry = stored[id] else { return .init(status: 404, body: Self.errorBody("never seen")) }
         return .json(DiaryVersionsJSON(versions: entry.versions))
     }
 
-    private func entry(_ request: FakeRequest) -> FakeServer.Answer {
+    private func entryRoute(_ request: FakeRequest) -> FakeServer.Answer {
         guard let id = entryID(request) else { return Self.notAUUID }
         switch request.method {
         case "PUT":
