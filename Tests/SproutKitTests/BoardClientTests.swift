@@ -7,7 +7,7 @@ import SproutWire
 import Testing
 
 /// What `BoardClient` sends: paths, methods, the query (Korean search percent-encoded), bodies and the Bearer
-/// token; and how `BoardError` sorts failures.
+/// token; and how `SproutError` sorts failures.
 @Suite struct BoardClientTests {
     static func recording(status: Int = 200, _ body: Data) -> (BoardClient, RecordingTransport) {
         let transport = RecordingTransport(status: status, body: body)
@@ -99,12 +99,12 @@ import Testing
     }
 
     @Test func errorsAreSortedForTheScreens() async throws {
-        func failure(_ status: Int, during operation: BoardError.Operation) async throws -> BoardError {
+        func failure(_ status: Int, during operation: SproutError.Operation) async throws -> SproutError {
             let (client, _) = Self.recording(status: status, Data(#"{"message":"Only the post's writer may change it."}"#.utf8))
             do {
                 try await client.deletePost(boardID: 2, postID: 7)
             } catch {
-                return error.boardError(during: operation)
+                return error.sorted(for: .board, during: operation)
             }
             throw StubError.timedOut
         }
@@ -122,8 +122,8 @@ import Testing
         await #expect {
             _ = try await offline.boards()
         } throws: { error in
-            let sorted = (error as? APIError)?.boardError(during: .loadBoards)
-            return sorted?.kind == .offline && sorted?.message == "인터넷 연결에 실패하였습니다." && sorted?.message == MarketError.offlineMessage
+            let sorted = (error as? APIError)?.sorted(for: .board, during: .loadBoards)
+            return sorted?.kind == .offline && sorted?.message == "인터넷 연결에 실패하였습니다." && sorted?.message == APIError.connectionFailedMessage
         }
     }
 }

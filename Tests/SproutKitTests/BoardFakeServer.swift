@@ -5,24 +5,27 @@ import FoundationNetworking
 import SproutKit
 import SproutWire
 
-/// An in-memory board server behind the kit's transport seam: boards, posts newest first with offset/limit and
-/// search by target, a post's detail, writing, editing and deleting (only one's own: `isOwner`), every request
-/// recorded, failures injectable and answers holdable — for store behaviour a live server cannot show on cue. The
-/// live tests check the same flows against the real server.
+/// An in-memory board server on `FakeServer`: boards, posts newest first with offset/limit and search by target,
+/// a post's detail, writing, editing and deleting (only one's own: `isOwner`), every request recorded, failures
+/// injectable and answers holdable — for store behaviour a live server cannot show on cue. The live tests check
+/// the same flows against the real server.
 final class BoardFakeServer: HTTPTransport, @unchecked Sendable {
-    // Every property below is guarded by `lock`.
-    private let lock = NSLock()
+    // Guarded by `server`'s lock; the routes run with it held.
     private var boards: [BoardJSON]
     /// Oldest first; lists are newest first.
     private var posts: [BoardPostJSON] = []
-    private var sent: [URLRequest] = []
-    private var failures: [Int] = []
-    private let gate = AnswerGate()
+    private let server = FakeServer(notFound: { _ in BoardFakeServer.error(404) })
 
-    static let base = URL(string: "http://127.0.0.1:9")!
+    static let base = FakeServer.base
 
     init(boards: [BoardJSON] = BoardFixture.boards) {
         self.boards = boards
+        server.route("GET", "/api/v2/boards") { [unowned self] _ in
+            .json(BoardEnvelope(value: self.boards, offset: 0, limit: self.boards.count, total: self.boards.count))
+        }
+        server.route("GET", "/api/v2/boards/:board/posts") { [unowned self] in self.inBoard($0, self.list) }
+        server.route("POST", "/api/v2/boards/:board/posts") { [unowned self] in self.inBoard($0, self.create) }
+        server.route(nil, "/api/v2/boards/:board/posts/:post") { [unowned self] in self.inBoard($0, self.post) }
     }
 
     var client: BoardClient { BoardClient(baseURL: Self.base, token: "test-token", transport: self) }
@@ -30,7 +33,7 @@ final class BoardFakeServer: HTTPTransport, @unchecked Sendable {
     /// Adds `count` posts to `boardID` ("글 1" oldest) and returns their ids, oldest first.
     @discardableResult
     func addPosts(_ count: Int, board boardID: Int, title: (Int) -> String = { "글 \($0)" }, writer: String = "writer", isOwner: Bool = false) -> [Int] {
-        lock.withLock {
+        server.withLock {
             (1...count).map { number in
                 let id = (posts.map(\.postId).max() ?? 0) + 1
                 posts.append(BoardFixture.post(id: id, boardID: boardID, title: title(number), writer: writer, isOwner: isOwner))
@@ -39,67 +42,58 @@ final class BoardFakeServer: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    func setBoards(_ boards: [BoardJSON]) { lock.withLock { self.boards = boards } }
+    func setBoards(_ boards: [BoardJSON]) { server.withLock { self.boards = boards } }
 
     /// The next request is answered `status` with a `{"message"}` body instead.
-    func failNext(status: Int) { lock.withLock { failures.append(status) } }
+    func failNext(status: Int) {
+        server.failNext(.answer(.init(status: status, body: Data(#"{"message":"injected failure"}"#.utf8))))
+    }
 
-    var requests: [URLRequest] { lock.withLock { sent } }
-    var postIDs: [Int] { lock.withLock { posts.map(\.postId) } }
+    var requests: [URLRequest] { server.requests }
+    var postIDs: [Int] { server.withLock { posts.map(\.postId) } }
 
     /// Answers are computed (the server acts) but not returned until `release()`.
-    func hold() { gate.hold() }
+    func hold() { server.hold() }
 
-    func release() { gate.release() }
+    func release() { server.release() }
 
     /// Waits (briefly) until `count` requests have arrived.
-    func waitForRequests(_ count: Int) async throws {
-        try await eventually { self.lock.withLock { self.sent.count >= count } }
-    }
+    func waitForRequests(_ count: Int) async throws { try await server.waitForRequests(count) }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (status, body) = lock.withLock { () -> (Int, Data) in
-            sent.append(request)
-            if !failures.isEmpty { return (failures.removeFirst(), Data(#"{"message":"injected failure"}"#.utf8)) }
-            return answer(request)
-        }
-        await gate.passThrough()
-        return (body, HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: nil)!)
-    }
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { try await server.send(request) }
 
     // MARK: Routes (called with the lock held)
 
-    private func answer(_ request: URLRequest) -> (Int, Data) {
-        let parts = request.url!.path.split(separator: "/").map(String.init)
-        let method = request.httpMethod ?? "GET"
-        guard parts.count >= 3, parts[0...2] == ["api", "v2", "boards"] else { return error(404) }
-        if parts.count == 3 { return ok(BoardEnvelope(value: boards, offset: 0, limit: boards.count, total: boards.count)) }
-        guard let boardID = Int(parts[3]), boards.contains(where: { $0.boardId == boardID }), parts.count >= 5, parts[4] == "posts" else { return error(404) }
-        if parts.count == 5 {
-            return method == "POST" ? create(request, boardID: boardID) : list(request, boardID: boardID)
-        }
-        guard let postID = Int(parts[5]), let index = posts.firstIndex(where: { $0.postId == postID && $0.boardId == boardID }) else { return error(404) }
-        switch method {
+    /// 404 unless `:board` names a board.
+    private func inBoard(_ request: FakeRequest, _ handler: (FakeRequest, Int) -> FakeServer.Answer) -> FakeServer.Answer {
+        guard let boardID = request.parameters["board"].flatMap(Int.init), boards.contains(where: { $0.boardId == boardID }) else { return Self.error(404) }
+        return handler(request, boardID)
+    }
+
+    private func post(_ request: FakeRequest, boardID: Int) -> FakeServer.Answer {
+        guard let postID = request.parameters["post"].flatMap(Int.init), let index = posts.firstIndex(where: { $0.postId == postID && $0.boardId == boardID })
+        else { return Self.error(404) }
+        switch request.method {
         case "GET":
             posts[index].viewCount += 1
-            return ok(posts[index])
+            return .json(posts[index])
         case "PUT":
-            guard posts[index].isOwner else { return error(403) }
-            guard let input = try? JSONDecoder().decode(BoardPostInputJSON.self, from: request.httpBody ?? Data()) else { return error(400) }
+            guard posts[index].isOwner else { return Self.error(403) }
+            guard let input = request.decode(BoardPostInputJSON.self) else { return Self.error(400) }
             posts[index].title = input.title
             posts[index].contents = input.contents
-            return ok(posts[index])
+            return .json(posts[index])
         case "DELETE":
-            guard posts[index].isOwner else { return error(403) }
+            guard posts[index].isOwner else { return Self.error(403) }
             posts.remove(at: index)
-            return (204, Data())
+            return .init(status: 204, body: Data())
         default:
-            return error(405)
+            return Self.error(405)
         }
     }
 
-    private func list(_ request: URLRequest, boardID: Int) -> (Int, Data) {
-        let query = BoardFixture.query(request)
+    private func list(_ request: FakeRequest, boardID: Int) -> FakeServer.Answer {
+        let query = request.query
         let offset = Int(query["offset"] ?? "0") ?? 0
         let limit = min(100, max(1, Int(query["limit"] ?? "30") ?? 30))
         let search = (query["search"] ?? "").lowercased()
@@ -116,22 +110,18 @@ final class BoardFakeServer: HTTPTransport, @unchecked Sendable {
             return fields.contains { $0.lowercased().contains(search) }
         }
         let page = Array(matching.dropFirst(offset).prefix(limit))
-        return ok(BoardEnvelope(value: page, offset: offset, limit: limit, total: matching.count))
+        return .json(BoardEnvelope(value: page, offset: offset, limit: limit, total: matching.count))
     }
 
-    private func create(_ request: URLRequest, boardID: Int) -> (Int, Data) {
-        guard boards.first(where: { $0.boardId == boardID })?.capability.writable == true else { return error(403) }
-        guard let input = try? JSONDecoder().decode(BoardPostInputJSON.self, from: request.httpBody ?? Data()) else { return error(400) }
+    private func create(_ request: FakeRequest, boardID: Int) -> FakeServer.Answer {
+        guard boards.first(where: { $0.boardId == boardID })?.capability.writable == true else { return Self.error(403) }
+        guard let input = request.decode(BoardPostInputJSON.self) else { return Self.error(400) }
         let id = (posts.map(\.postId).max() ?? 0) + 1
         posts.append(BoardFixture.post(id: id, boardID: boardID, title: input.title, contents: input.contents, writer: "me", isOwner: true))
-        return (201, try! JSONEncoder().encode(posts.last!))
+        return .json(posts.last!, status: 201)
     }
 
-    private func ok<Value: Encodable>(_ value: Value) -> (Int, Data) {
-        (200, try! JSONEncoder().encode(value))
-    }
-
-    private func error(_ status: Int) -> (Int, Data) {
-        (status, try! JSONEncoder().encode(BoardErrorJSON(message: "status \(status)")))
+    private static func error(_ status: Int) -> FakeServer.Answer {
+        .json(BoardErrorJSON(message: "status \(status)"), status: status)
     }
 }

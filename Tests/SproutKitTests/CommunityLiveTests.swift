@@ -79,7 +79,7 @@ import Testing
             #expect(try await server.comments(postID: first.id).map(\.text) == ["댓글 둘"])
             #expect(await detail.deletePost())
             #expect(detail.isDeleted)
-            await #expect { try await server.post(id: first.id) } throws: { ($0 as? APIError)?.communityError.kind == .notFound }
+            await #expect { try await server.post(id: first.id) } throws: { ($0 as? APIError)?.sorted(for: .community).kind == .notFound }
             feed.remove(postID: first.id)
             await feed.refresh()
             #expect(feed.posts.map(\.id) == [second.id])
@@ -146,7 +146,7 @@ import Testing
             #expect(session.state == .signedOut && session.signOutReason == .tokenRejected)
             #expect(store.load() == nil)
             #expect(feed.errorMessage == "로그인이 만료되었습니다. 다시 로그인해 주세요.")
-            #expect((feed.lastError as? APIError)?.communityError.kind == .unauthorized)
+            #expect((feed.lastError as? APIError)?.sorted(for: .community).kind == .unauthorized)
             // Without a token the server says 403, which signs nobody out.
             await #expect { try await session.community.posts() } throws: { ($0 as? APIError)?.statusCode == 403 }
         }
@@ -162,7 +162,7 @@ import Testing
             await feed.refresh()
             #expect(session.state == .signedOut && session.signOutReason == .tokenRejected)
             #expect(await session.logIn(identifier: "blocked", password: "password-blocked") == false)
-            #expect((session.lastError as? APIError)?.communityError.kind == .blocked)
+            #expect((session.lastError as? APIError)?.sorted(for: .community).kind == .blocked)
             #expect(session.errorMessage == "차단된 계정입니다.")
         }
     }
@@ -172,17 +172,17 @@ import Testing
             let session = try await Self.signedUp("taken", base: base)
             let again = Self.session(base)
             #expect(await again.signUp(username: "someone", email: "taken@example.com", password: "pw123456") == false)
-            #expect((again.lastError as? APIError)?.communityError.kind == .emailTaken)
+            #expect((again.lastError as? APIError)?.sorted(for: .community).kind == .emailTaken)
             #expect(again.errorMessage == "이미 사용 중인 이메일입니다.")
             #expect(await again.signUp(username: "새싹", email: "short@example.com", password: "pw123456") == false)
-            #expect((again.lastError as? APIError)?.communityError.kind == .invalidUsername)
+            #expect((again.lastError as? APIError)?.sorted(for: .community).kind == .invalidUsername)
             #expect(again.errorMessage?.hasPrefix("사용자 이름의 형식이 올바르지 않습니다. (") == true)
             #expect(await again.logIn(identifier: "taken", password: "wrong") == false)
             #expect((again.lastError as? APIError)?.strapiMessageID == "Auth.form.error.invalid")
             #expect(again.errorMessage == "아이디 또는 비밀번호가 올바르지 않습니다." && !again.isSignedIn)
 
             #expect(await session.changePassword(current: "wrong", new: "new-password", confirmation: "new-password") == false)
-            #expect((session.lastError as? APIError)?.communityError.kind == .invalidCredentials)
+            #expect((session.lastError as? APIError)?.sorted(for: .community).kind == .invalidCredentials)
             #expect(session.isSignedIn)
             #expect(await session.changePassword(current: "password-taken", new: "new-password", confirmation: "new-password"))
             #expect(session.user?.username == "taken" && session.errorMessage == nil)
@@ -197,7 +197,7 @@ import Testing
             _ = try await Self.signedUp("limited", base: base)
             let session = Self.session(base)
             for _ in 1...10 { #expect(await session.logIn(identifier: "limited", password: "wrong") == false) }
-            #expect((session.lastError as? APIError)?.communityError.kind == .invalidCredentials)
+            #expect((session.lastError as? APIError)?.sorted(for: .community).kind == .invalidCredentials)
             #expect(await session.logIn(identifier: "limited", password: "password-limited") == false)
             let error = try #require(session.lastError as? APIError)
             #expect(error.statusCode == 429 && error.strapiMessageID == "Auth.form.error.ratelimit")

@@ -49,15 +49,15 @@ import Testing
         await #expect {
             _ = try await server.client.entry(id: UUID())
         } throws: { error in
-            let error = try #require(error as? DiaryError)
+            let error = try #require(error as? SproutError)
             return error.kind == .notFound && error.statusCode == 404 && error.serverMessage == "no entry" && error.message == "삭제되었거나 없는 일기입니다."
         }
-        await #expect { try await server.client.delete(id: UUID()) } throws: { ($0 as? DiaryError)?.kind == .notFound }
-        await #expect { _ = try await server.client.versions(id: UUID()) } throws: { ($0 as? DiaryError)?.kind == .notFound }
+        await #expect { try await server.client.delete(id: UUID()) } throws: { ($0 as? SproutError)?.kind == .notFound }
+        await #expect { _ = try await server.client.versions(id: UUID()) } throws: { ($0 as? SproutError)?.kind == .notFound }
     }
 
     @Test func statusesAreSortedIntoKinds() async throws {
-        let cases: [(Int, DiaryError.Kind, Bool)] = [
+        let cases: [(Int, SproutError.Kind, Bool)] = [
             (400, .invalidRequest, false), (401, .unauthorized, false), (404, .notFound, false), (413, .tooLarge, false),
             (409, .unavailable, true), (429, .unavailable, true), (500, .unavailable, true), (502, .unavailable, true), (503, .unavailable, true), (418, .other, false),
         ]
@@ -71,7 +71,7 @@ import Testing
             }
         }
         let offline = DiaryClient(client: APIClient(baseURL: DiaryFakeServer.base, transport: StubTransport { _ in throw URLError(.notConnectedToInternet) }))
-        await #expect { _ = try await offline.page() } throws: { ($0 as? DiaryError)?.kind == .offline && ($0 as? DiaryError)?.isRetryable == true }
+        await #expect { _ = try await offline.page() } throws: { ($0 as? SproutError)?.kind == .offline && ($0 as? SproutError)?.isRetryable == true }
     }
 
     @Test func changesAskSinceACursor() async throws {

@@ -5,7 +5,7 @@ import FoundationNetworking
 import SproutKit
 import SproutWire
 
-/// An in-memory Diary server behind the kit's transport seam, following `docs/diary-api.md`: idempotent `PUT`
+/// An in-memory Diary server on `FakeServer`, following `docs/diary-api.md`: idempotent `PUT`
 /// (201/200, an unchanged write keeps its `updatedAt`), tombstones, versions (`replaced`, `conflict`, `deleted`),
 /// `since` with `now`/`hasMore`, and the weather. Every request is recorded; failures are injectable, including a
 /// write that reaches the server whose answer is then lost; answers can be held. The live tests check the same
@@ -29,18 +29,29 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
         var versions: [DiaryVersionJSON] = []
     }
 
-    // Every property below is guarded by `lock`.
-    private let lock = NSLock()
+    // Guarded by `server`'s lock; the routes run with it held.
     private var stored: [String: Stored] = [:]
     /// The account's clock, in milliseconds.
     private var clock: Int64 = 1_795_000_000_000
-    private var sent: [URLRequest] = []
-    private var failures: [Failure] = []
     private var weatherAnswer: (status: Int, weather: DiaryWeatherJSON?) = (200, DiaryFakeServer.clouds)
-    private let gate = AnswerGate()
+    private let server = FakeServer(notFound: { request in
+        request.header("Authorization") == "Bearer test-token"
+            ? .init(status: 404, body: DiaryFakeServer.errorBody("no route")) : .init(status: 401, body: DiaryFakeServer.errorBody("no token"))
+    })
 
-    static let base = URL(string: "http://127.0.0.1:9")!
+    static let base = FakeServer.base
     static let clouds = DiaryWeatherJSON(main: "Clouds", description: "few clouds", icon: "02n", tempC: 14.1)
+
+    init() {
+        server.route(nil, "/api/weather") { [unowned self] in self.signedIn($0, self.weatherRoute) }
+        server.route(nil, "/api/diary/entries") { [unowned self] request in
+            self.signedIn(request) { request.query["since"] != nil ? self.changes($0.query) : self.page($0.query) }
+        }
+        server.route(nil, "/api/diary/entries/:id") { [unowned self] in self.signedIn($0, self.entryRoute) }
+        server.route(nil, "/api/diary/entries/:id/versions") { [unowned self] in self.signedIn($0, self.versionsRoute) }
+        // Anything after an id but `versions` is read as the entry itself.
+        server.route(nil, "/api/diary/entries/:id/:other") { [unowned self] in self.signedIn($0, self.entryRoute) }
+    }
 
     var client: DiaryClient {
         DiaryClient(client: APIClient(baseURL: Self.base, transport: self, tokenProvider: { "test-token" }))
@@ -49,121 +60,111 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
     // MARK: Set-up and inspection
 
     /// The next requests meet `failures`, in order.
-    func fail(_ failures: Failure...) { lock.withLock { self.failures += failures } }
+    func fail(_ failures: Failure...) {
+        for failure in failures {
+            switch failure {
+            case .pass: server.failNext(.pass)
+            case .offline: server.failNext(.offline)
+            case .answerLost: server.failNext(.answerLost)
+            case .status(let code): server.failNext(.answer(.init(status: code, body: Self.errorBody("injected failure \(code)"))))
+            }
+        }
+    }
 
     /// `GET /api/weather` answers `status` (with `weather` when 200).
-    func setWeather(status: Int, weather: DiaryWeatherJSON? = nil) { lock.withLock { weatherAnswer = (status, weather) } }
+    func setWeather(status: Int, weather: DiaryWeatherJSON? = nil) { server.withLock { weatherAnswer = (status, weather) } }
 
     /// Answers are computed (the server acts) but not returned until `release()`.
-    func hold() { gate.hold() }
+    func hold() { server.hold() }
 
-    func release() { gate.release() }
+    func release() { server.release() }
 
-    var requests: [URLRequest] { lock.withLock { sent } }
+    var requests: [URLRequest] { server.requests }
 
     /// `METHOD path` of every request, in order.
-    var requestLines: [String] { requests.map { "\($0.httpMethod ?? "GET") \($0.url!.path)" } }
+    var requestLines: [String] { server.requestLines }
 
-    func requests(_ method: String) -> [URLRequest] { requests.filter { $0.httpMethod == method } }
+    func requests(_ method: String) -> [URLRequest] { server.requests(method) }
 
     /// Waits (briefly) until `count` requests have arrived.
-    func waitForRequests(_ count: Int) async throws {
-        try await eventually { self.lock.withLock { self.sent.count >= count } }
-    }
+    func waitForRequests(_ count: Int) async throws { try await server.waitForRequests(count) }
 
     /// The live entries, newest first.
     var liveEntries: [DiaryEntryJSON] {
-        lock.withLock { stored.values.filter { !$0.deleted }.map(\.entry).sorted(by: Self.newestFirst) }
+        server.withLock { stored.values.filter { !$0.deleted }.map(\.entry).sorted(by: Self.newestFirst) }
     }
 
     func entry(_ id: UUID) -> DiaryEntryJSON? {
-        lock.withLock { stored[Self.key(id)].flatMap { $0.deleted ? nil : $0.entry } }
+        server.withLock { stored[Self.key(id)].flatMap { $0.deleted ? nil : $0.entry } }
     }
 
-    func isTombstone(_ id: UUID) -> Bool { lock.withLock { stored[Self.key(id)]?.deleted == true } }
+    func isTombstone(_ id: UUID) -> Bool { server.withLock { stored[Self.key(id)]?.deleted == true } }
 
-    func versions(_ id: UUID) -> [DiaryVersionJSON] { lock.withLock { stored[Self.key(id)]?.versions ?? [] } }
+    func versions(_ id: UUID) -> [DiaryVersionJSON] { server.withLock { stored[Self.key(id)]?.versions ?? [] } }
 
     /// Another device writes `id` (as a PUT without `baseUpdatedAt`).
     @discardableResult
     func write(_ id: UUID, title: String, body: String, createdAt: String? = nil) -> DiaryEntryJSON {
-        lock.withLock { put(Self.key(id), DiaryEntryWriteJSON(title: title, body: body, createdAt: createdAt)).1 }
+        server.withLock { put(Self.key(id), DiaryEntryWriteJSON(title: title, body: body, createdAt: createdAt)).1 }
     }
 
     /// Another device deletes `id`.
     func remove(_ id: UUID) {
-        lock.withLock { _ = delete(Self.key(id)) }
+        server.withLock { _ = delete(Self.key(id)) }
     }
 
-    // MARK: Transport
-
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (failure, status, body) = lock.withLock { () -> (Failure?, Int, Data) in
-            sent.append(request)
-            let failure = failures.isEmpty ? nil : failures.removeFirst()
-            switch failure {
-            case .offline?: return (failure, 0, Data())
-            case .status(let code)?: return (failure, code, Self.errorBody("injected failure \(code)"))
-            case .answerLost?, .pass?, nil:
-                let (status, body) = answer(request)
-                return (failure, status, body)
-            }
-        }
-        switch failure {
-        case .offline?, .answerLost?: throw URLError(.networkConnectionLost)
-        default: break
-        }
-        await gate.passThrough()
-        return (body, HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: nil)!)
-    }
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { try await server.send(request) }
 
     // MARK: Routes (called with the lock held)
 
-    private func answer(_ request: URLRequest) -> (Int, Data) {
-        guard request.value(forHTTPHeaderField: "Authorization") == "Bearer test-token" else { return (401, Self.errorBody("no token")) }
-        let parts = request.url!.path.split(separator: "/").map(String.init)
-        let query = Self.query(request)
-        let method = request.httpMethod ?? "GET"
-        if parts == ["api", "weather"] {
-            guard let lat = query["lat"].flatMap(Double.init), let lon = query["lon"].flatMap(Double.init), abs(lat) <= 90, abs(lon) <= 180 else {
-                return (400, Self.errorBody("lat and lon"))
-            }
-            if weatherAnswer.status == 200, let weather = weatherAnswer.weather { return (200, Self.json(weather)) }
-            return (weatherAnswer.status, Self.errorBody("weather unavailable"))
+    private static let notAUUID = FakeServer.Answer(status: 400, body: errorBody("not a UUID"))
+
+    /// 401 without the test token.
+    private func signedIn(_ request: FakeRequest, _ handler: (FakeRequest) -> FakeServer.Answer) -> FakeServer.Answer {
+        guard request.header("Authorization") == "Bearer test-token" else { return .init(status: 401, body: Self.errorBody("no token")) }
+        return handler(request)
+    }
+
+    private func entryID(_ request: FakeRequest) -> String? {
+        request.parameters["id"].flatMap(UUID.init(uuidString:)).map(Self.key)
+    }
+
+    private func weatherRoute(_ request: FakeRequest) -> FakeServer.Answer {
+        let query = request.query
+        guard let lat = query["lat"].flatMap(Double.init), let lon = query["lon"].flatMap(Double.init), abs(lat) <= 90, abs(lon) <= 180 else {
+            return .init(status: 400, body: Self.errorBody("lat and lon"))
         }
-        guard parts.count >= 3, Array(parts[0...2]) == ["api", "diary", "entries"] else {
-            return (404, Self.errorBody("no route"))
-        }
-        if parts.count == 3 {
-            return query["since"] != nil ? changes(query) : page(query)
-        }
-        guard let uuid = UUID(uuidString: parts[3]) else { return (400, Self.errorBody("not a UUID")) }
-        let id = Self.key(uuid)
-        if parts.count == 5, parts[4] == "versions" {
-            guard let entry = stored[id] else { return (404, Self.errorBody("never seen")) }
-            return (200, Self.json(DiaryVersionsJSON(versions: entry.versions)))
-        }
-        switch method {
+        if weatherAnswer.status == 200, let weather = weatherAnswer.weather { return .json(weather) }
+        return .init(status: weatherAnswer.status, body: Self.errorBody("weather unavailable"))
+    }
+
+    private func versionsRoute(_ request: FakeRequest) -> FakeServer.Answer {
+        guard let id = entryID(request) else { return Self.notAUUID }
+        guard let entry = stored[id] else { return .init(status: 404, body: Self.errorBody("never seen")) }
+        return .json(DiaryVersionsJSON(versions: entry.versions))
+    }
+
+    private func entryRoute(_ request: FakeRequest) -> FakeServer.Answer {
+        guard let id = entryID(request) else { return Self.notAUUID }
+        switch request.method {
         case "PUT":
-            guard let write = try? JSONDecoder().decode(DiaryEntryWriteJSON.self, from: request.httpBody ?? Data()) else {
-                return (400, Self.errorBody("bad body"))
-            }
+            guard let write = request.decode(DiaryEntryWriteJSON.self) else { return .init(status: 400, body: Self.errorBody("bad body")) }
             guard !write.title.isEmpty, !write.title.allSatisfy(\.isWhitespace), !write.title.contains(where: \.isNewline), write.title.count <= 1000 else {
-                return (400, Self.errorBody("title"))
+                return .init(status: 400, body: Self.errorBody("title"))
             }
             let (status, entry) = put(id, write)
-            return (status, Self.json(entry))
+            return .json(entry, status: status)
         case "GET":
-            guard let entry = stored[id], !entry.deleted else { return (404, Self.errorBody("no entry")) }
-            return (200, Self.json(entry.entry))
+            guard let entry = stored[id], !entry.deleted else { return .init(status: 404, body: Self.errorBody("no entry")) }
+            return .json(entry.entry)
         case "DELETE":
-            if let base = query["baseUpdatedAt"], let entry = stored[id], !entry.deleted, entry.entry.updatedAt != base {
-                return (409, Self.errorBody("moved on since baseUpdatedAt"))
+            if let base = request.query["baseUpdatedAt"], let entry = stored[id], !entry.deleted, entry.entry.updatedAt != base {
+                return .init(status: 409, body: Self.errorBody("moved on since baseUpdatedAt"))
             }
-            guard let tombstone = delete(id) else { return (404, Self.errorBody("no entry")) }
-            return (200, Self.json(tombstone))
+            guard let tombstone = delete(id) else { return .init(status: 404, body: Self.errorBody("no entry")) }
+            return .json(tombstone)
         default:
-            return (405, Self.errorBody("method"))
+            return .init(status: 405, body: Self.errorBody("method"))
         }
     }
 
@@ -207,22 +208,22 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
         return DiaryTombstoneJSON(id: id, updatedAt: now)
     }
 
-    private func page(_ query: [String: String]) -> (Int, Data) {
+    private func page(_ query: [String: String]) -> FakeServer.Answer {
         let limit = Int(query["limit"] ?? "20") ?? 20
         let offset = Int(query["offset"] ?? "0") ?? 0
         let live = stored.values.filter { !$0.deleted }.map(\.entry).sorted(by: Self.newestFirst)
-        return (200, Self.json(DiaryPageJSON(entries: Array(live.dropFirst(offset).prefix(limit)), total: live.count)))
+        return .json(DiaryPageJSON(entries: Array(live.dropFirst(offset).prefix(limit)), total: live.count))
     }
 
-    private func changes(_ query: [String: String]) -> (Int, Data) {
-        guard let since = query["since"].flatMap(DiaryTimestamp.milliseconds(from:)) else { return (400, Self.errorBody("since")) }
+    private func changes(_ query: [String: String]) -> FakeServer.Answer {
+        guard let since = query["since"].flatMap(DiaryTimestamp.milliseconds(from:)) else { return .init(status: 400, body: Self.errorBody("since")) }
         let limit = Int(query["limit"] ?? "100") ?? 100
         let changed = stored.values.filter { DiaryTimestamp.milliseconds(from: $0.entry.updatedAt)! > since }
             .sorted { DiaryTimestamp.milliseconds(from: $0.entry.updatedAt)! < DiaryTimestamp.milliseconds(from: $1.entry.updatedAt)! }
         let page = changed.prefix(limit).map { $0.deleted ? DiaryChangeJSON(tombstoneID: $0.entry.id, updatedAt: $0.entry.updatedAt) : DiaryChangeJSON(entry: $0.entry) }
         let hasMore = changed.count > limit
         let now = hasMore ? page.last!.updatedAt : DiaryTimestamp.string(fromMilliseconds: clock)
-        return (200, Self.json(DiaryChangesJSON(changes: Array(page), now: now, hasMore: hasMore)))
+        return .json(DiaryChangesJSON(changes: Array(page), now: now, hasMore: hasMore))
     }
 
     // MARK: Helpers
@@ -245,7 +246,7 @@ final class DiaryFakeServer: HTTPTransport, @unchecked Sendable {
         try! JSONEncoder().encode(value)
     }
 
-    private static func errorBody(_ message: String) -> Data {
+    static func errorBody(_ message: String) -> Data {
         json(DiaryErrorJSON(message: message))
     }
 

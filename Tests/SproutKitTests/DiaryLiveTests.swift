@@ -54,11 +54,11 @@ import Testing
             #expect(rest.changes.count == 1 && !rest.hasMore)
 
             try await client.delete(id: id)
-            await #expect { _ = try await client.entry(id: id) } throws: { ($0 as? DiaryError)?.kind == .notFound }
-            await #expect { try await client.delete(id: id) } throws: { ($0 as? DiaryError)?.kind == .notFound }
+            await #expect { _ = try await client.entry(id: id) } throws: { ($0 as? SproutError)?.kind == .notFound }
+            await #expect { try await client.delete(id: id) } throws: { ($0 as? SproutError)?.kind == .notFound }
             let versions = try await client.versions(id: id)
             #expect(versions.map(\.reason) == ["deleted", "replaced"] && versions.map(\.title) == ["고친 일기", "첫 일기"])
-            await #expect { _ = try await client.versions(id: UUID()) } throws: { ($0 as? DiaryError)?.kind == .notFound }
+            await #expect { _ = try await client.versions(id: UUID()) } throws: { ($0 as? SproutError)?.kind == .notFound }
             let tombstone = try await client.changes(since: rest.now)
             #expect(tombstone.changes.map(\.deleted) == [true] && tombstone.changes.first?.id == id.uuidString.lowercased())
 
@@ -152,7 +152,7 @@ import Testing
             try await synced(store)
             let onServer = try await session.diary.entry(id: entry.id)
             #expect(onServer.title == "산책" && onServer.body == "맑음?" && onServer.weather == entry.weather)
-            await #expect { _ = try await session.diary.weather(latitude: 91, longitude: 0) } throws: { ($0 as? DiaryError)?.kind == .invalidRequest }
+            await #expect { _ = try await session.diary.weather(latitude: 91, longitude: 0) } throws: { ($0 as? SproutError)?.kind == .invalidRequest }
         }
     }
 

@@ -354,12 +354,12 @@ import Testing
         let database = try DiaryDatabase()
         let engine = DiarySyncEngine(database: database, client: server.client, sleep: sleeper.sleep)
         server.fail(.status(401))
-        await #expect { try await engine.syncRetrying() } throws: { ($0 as? DiaryError)?.kind == .unauthorized }
+        await #expect { try await engine.syncRetrying() } throws: { ($0 as? SproutError)?.kind == .unauthorized }
         let afterRefusal = await engine.consecutiveFailures
         #expect(sleeper.waits.isEmpty && afterRefusal == 0)
 
         server.fail(.offline, .offline, .offline)
-        await #expect { try await engine.syncRetrying(maxAttempts: 3) } throws: { ($0 as? DiaryError)?.kind == .offline }
+        await #expect { try await engine.syncRetrying(maxAttempts: 3) } throws: { ($0 as? SproutError)?.kind == .offline }
         let afterGivingUp = await engine.consecutiveFailures
         #expect(sleeper.waits == [.seconds(1), .seconds(2)] && afterGivingUp == 3)
     }

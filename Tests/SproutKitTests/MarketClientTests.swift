@@ -196,7 +196,7 @@ import Testing
         let session = Session(baseURL: MarketFakeServer.base, transport: transport, tokenStore: InMemoryTokenStore(StoredCredentials(token: "account-token", userID: 1)))
         let client = session.market(credentials: Self.vendor)
         await #expect { try await client.modify(id: 9, changes: MarketProductChanges(secret: "s", generation: .v3)) } throws: {
-            ($0 as? APIError)?.marketError(during: .modify).kind == .unauthorized
+            ($0 as? APIError)?.sorted(for: .market, during: .modify).kind == .unauthorized
         }
         #expect(session.isSignedIn)
         // The vendor calls are the account's: a 401 there means the token is no longer good.

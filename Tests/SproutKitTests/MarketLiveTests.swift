@@ -118,7 +118,7 @@ import Testing
             forged.identifier = UUID().uuidString.lowercased()
             let forgedClient = MarketClient(client: APIClient(baseURL: base), generation: .v2, credentials: forged)
             await #expect { try await forgedClient.modify(id: product.id, changes: MarketProductChanges(secret: intruder.secret, generation: .v2)) } throws: {
-                ($0 as? APIError)?.marketError(during: .modify).kind == .unauthorized
+                ($0 as? APIError)?.sorted(for: .market, during: .modify).kind == .unauthorized
             }
             #expect(try await ownerClient.product(id: product.id).name == "주인의 상품")
         }
@@ -128,7 +128,7 @@ import Testing
         try await withLiveServer { base in
             let (session, vendor, client) = try await Self.vendor("rotator", base: base, generation: .v3)
             await #expect { try await session.market().registerVendor(name: "두 번째 상회") } throws: {
-                ($0 as? APIError)?.marketError(during: .vendor).kind == .conflict
+                ($0 as? APIError)?.sorted(for: .market, during: .vendor).kind == .conflict
             }
             let other = try await CommunityLiveTests.signedUp("namesake", base: base)
             await #expect { try await other.market().registerVendor(name: vendor.name) } throws: { ($0 as? APIError)?.statusCode == 409 }
@@ -164,7 +164,7 @@ import Testing
                 await #expect {
                     try await client.register(sent, images: uploads)
                 } throws: { error in
-                    let sorted = (error as? APIError)?.marketError(during: .register)
+                    let sorted = (error as? APIError)?.sorted(for: .market, during: .register)
                     return sorted?.kind == .invalidRequest && sorted?.serverMessage?.isEmpty == false && sorted?.message == sorted?.serverMessage
                 }
             }

@@ -18,7 +18,7 @@ public final class BoardMenuStore {
     /// Whether the boards have arrived once.
     public private(set) var hasLoaded = false
     /// The last failure, sorted; `dismissError()` clears it.
-    public private(set) var lastError: BoardError?
+    public private(set) var lastError: SproutError?
 
     private let client: BoardClient
     private let settings: any SettingsStore
@@ -64,7 +64,7 @@ public final class BoardMenuStore {
         } catch .cancelled {
             return selectedBoard
         } catch {
-            lastError = error.boardError(during: .loadBoards)
+            lastError = error.sorted(for: .board, during: .loadBoards)
             return selectedBoard
         }
     }

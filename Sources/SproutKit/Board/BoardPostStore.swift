@@ -17,7 +17,7 @@ public final class BoardPostStore {
     /// The post is gone: deleted here, or the server no longer has it.
     public private(set) var isDeleted = false
     /// The last failure, sorted (nil for a refusal on the device).
-    public private(set) var lastError: BoardError?
+    public private(set) var lastError: SproutError?
     /// The last failure as a sentence to show; `dismissError()` clears it.
     public private(set) var errorMessage: String?
 
@@ -117,14 +117,14 @@ public final class BoardPostStore {
         errorMessage = message
     }
 
-    private func perform(_ operation: BoardError.Operation, _ work: (BoardClient) async throws(APIError) -> Void) async {
+    private func perform(_ operation: SproutError.Operation, _ work: (BoardClient) async throws(APIError) -> Void) async {
         isWorking = true
         defer { isWorking = false }
         dismissError()
         do {
             try await work(client)
         } catch {
-            let sorted = error.boardError(during: operation)
+            let sorted = error.sorted(for: .board, during: operation)
             if sorted.kind == .cancelled { return }
             if sorted.kind == .notFound, operation != .write {
                 isDeleted = true

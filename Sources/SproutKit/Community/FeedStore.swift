@@ -7,25 +7,20 @@ import Observation
 @MainActor
 @Observable
 public final class FeedStore {
-    /// What the store is waiting for.
-    public enum LoadState: Equatable, Sendable {
-        case idle
-        /// Loading the first page (first load, refresh, a new order); the posts shown stay until it arrives.
-        case refreshing
-        /// Loading the page after the posts shown.
-        case loadingMore
-    }
+    /// What the store is waiting for: the first page (`refreshing`: first load, refresh, a new order — the posts
+    /// shown stay until it arrives) or the page after the posts shown (`loadingMore`).
+    public typealias LoadState = PageLoadState
 
     /// The posts loaded so far, in the order shown.
-    public private(set) var posts: [Post] = []
+    public var posts: [Post] { pages.items }
     /// What the store is loading right now.
-    public private(set) var loadState: LoadState = .idle
+    public var loadState: LoadState { pages.loadState }
     /// The order in effect: `.newestFirst` (`created_at:desc`) or `.oldestFirst` (`created_at:asc`).
     public private(set) var sort: CommunitySort
     /// Whether the first page of the current order has arrived.
-    public private(set) var hasLoaded = false
+    public var hasLoaded: Bool { pages.hasLoaded }
     /// Whether the last page has arrived (a page came back shorter than `pageSize`).
-    public private(set) var reachedEnd = false
+    public var reachedEnd: Bool { pages.hasLoaded && !pages.pageSaidMore }
     /// The last failure, as a sentence to show; `dismissError()` clears it.
     public private(set) var errorMessage: String?
     /// The last failure as a value.
@@ -34,10 +29,9 @@ public final class FeedStore {
     /// Posts per page (`_limit`).
     public let pageSize: Int
     private let client: CommunityClient
-    /// The `_start` of the next page: the rows of the server's list already seen, moved by the posts created and
-    /// deleted here, so a page neither repeats nor skips what this device changed.
-    @ObservationIgnored private var nextStart = 0
-    @ObservationIgnored private let loads = PageLoadCoordinator()
+    /// The posts, paged by `_start`: the next page starts at the rows of the server's list already seen, moved by
+    /// the posts created and deleted here, so a page neither repeats nor skips what this device changed.
+    private let pages = PagedList<Post>()
 
     /// - Parameters:
     ///   - client: the community API, signed in.
@@ -47,6 +41,7 @@ public final class FeedStore {
         self.client = client
         self.pageSize = max(pageSize, 1)
         self.sort = sort
+        pages.onFailure = { [weak self] error in self?.report(error) }
     }
 
     /// A feed read as `session`.
@@ -55,36 +50,33 @@ public final class FeedStore {
     }
 
     /// Whether any page is loading.
-    public var isLoading: Bool { loadState != .idle }
+    public var isLoading: Bool { pages.isLoading }
 
     /// Whether a later page may exist.
-    public var hasMore: Bool { hasLoaded && !reachedEnd }
+    public var hasMore: Bool { pages.hasMore }
 
     // MARK: Loading
 
     /// Loads the first page again, replacing the posts shown once it arrives (pull to refresh).
     public func refresh() async {
-        await restart(clearing: false)
+        await pages.start(fetchPage, clearing: false)
     }
 
     /// Loads the next page. While a page is loading no second request starts (the call waits for that one);
     /// after the end, nothing is requested.
     public func loadMore() async {
-        if await loads.joinRunning() { return }
-        guard hasMore else { return }
-        await startLoad(.loadingMore)
+        await pages.loadMore()
     }
 
     /// Loads the next page when `post` is among the last `threshold` shown (call it as rows appear).
     public func loadMoreIfNeeded(currentItem post: Post, threshold: Int = 3) async {
-        guard let index = posts.firstIndex(where: { $0.id == post.id }), index >= posts.count - threshold else { return }
-        await loadMore()
+        await pages.loadMoreIfNeeded(currentItem: post, threshold: threshold)
     }
 
     /// Switches the order and loads its first page.
     public func setSort(_ newSort: CommunitySort) async {
         sort = newSort
-        await restart(clearing: true)
+        await pages.start(fetchPage, clearing: true)
     }
 
     /// Newest first ↔ oldest first, as the apps' toggle does.
@@ -92,44 +84,12 @@ public final class FeedStore {
         await setSort(sort == .newestFirst ? .oldestFirst : .newestFirst)
     }
 
-    private func restart(clearing: Bool) async {
-        loads.restart()
-        if clearing {
-            posts = []
-            hasLoaded = false
-            reachedEnd = false
-            nextStart = 0
-        }
-        await startLoad(.refreshing)
-    }
-
-    private func startLoad(_ state: LoadState) async {
-        loadState = state
-        if await loads.run({ generation in await self.load(state, generation: generation) }) {
-            loadState = .idle
-        }
-    }
-
-    private func load(_ state: LoadState, generation: Int) async {
-        let start = state == .refreshing ? 0 : nextStart
-        do {
-            let page = try await client.posts(start: start, limit: pageSize, sort: sort)
-            guard loads.isCurrent(generation), !Task.isCancelled else { return }
-            if state == .refreshing {
-                posts = page
-            } else {
-                // Someone else's new post shifts the server's list down: its rows come again, once.
-                let shown = Set(posts.map(\.id))
-                posts += page.filter { !shown.contains($0.id) }
-            }
-            nextStart = start + page.count
-            reachedEnd = page.count < pageSize
-            hasLoaded = true
-        } catch .cancelled {
-            return
-        } catch {
-            guard loads.isCurrent(generation) else { return }
-            report(error)
+    /// Fetches the page at `_start` = the rows seen so far, in the current order; a short page is the last.
+    private var fetchPage: PagedList<Post>.Fetch {
+        { [weak self] (request) throws(APIError) in
+            guard let self else { throw .cancelled }
+            let page = try await client.posts(start: request.offset, limit: pageSize, sort: sort)
+            return .init(items: page, hasMore: page.count >= pageSize)
         }
     }
 
@@ -157,27 +117,22 @@ public final class FeedStore {
 
     /// Shows a post created elsewhere (another screen), where the current order puts it.
     public func insert(_ post: Post) {
-        guard hasLoaded, !posts.contains(where: { $0.id == post.id }) else { return }
+        guard hasLoaded, !pages.contains(id: post.id) else { return }
         if sort == .newestFirst {
-            posts.insert(post, at: 0)
-            nextStart += 1
+            pages.insert(post, at: 0)
         } else if reachedEnd {
-            posts.append(post)
-            nextStart += 1
+            pages.insert(post, at: posts.count)
         }
     }
 
     /// Shows the server's newer version of a post (edited, or a comment added) where the post is shown.
     public func replace(_ post: Post) {
-        guard let index = posts.firstIndex(where: { $0.id == post.id }) else { return }
-        posts[index] = post
+        pages.replace(post)
     }
 
     /// Takes a deleted post out of the feed.
     public func remove(postID: Int) {
-        guard let index = posts.firstIndex(where: { $0.id == postID }) else { return }
-        posts.remove(at: index)
-        nextStart -= 1
+        pages.remove(id: postID)
     }
 
     /// Clears the error once it has been shown.
@@ -188,6 +143,6 @@ public final class FeedStore {
 
     private func report(_ error: APIError) {
         lastError = error
-        errorMessage = error.communityError.message
+        errorMessage = error.sorted(for: .community).message
     }
 }

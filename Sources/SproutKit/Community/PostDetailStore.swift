@@ -236,6 +236,6 @@ public final class PostDetailStore {
 
     private func report(_ error: APIError) {
         lastError = error
-        errorMessage = error.communityError.message
+        errorMessage = error.sorted(for: .community).message
     }
 }

@@ -1,4 +1,4 @@
-/// One list load at a time, for the kit's paged stores: a "load more" while a load runs waits for it instead of
+/// One list load at a time, for `PagedList`: a "load more" while a load runs waits for it instead of
 /// sending a second request, and a restart (refresh, a new search, order or filter) cancels the running load and
 /// makes its answer stale, so an answer to an older request never lands on the newer list.
 @MainActor

@@ -21,7 +21,7 @@ public final class DiaryStore {
     /// What the last successful sync did.
     public private(set) var lastSyncReport: DiarySyncReport?
     /// Why the last sync failed; nil after a success.
-    public private(set) var lastSyncError: DiaryError?
+    public private(set) var lastSyncError: SproutError?
     /// What the last weather attempt came to (weather, no location, or why it failed); nil before the first.
     public private(set) var lastWeatherOutcome: DiaryWeatherSource.Outcome?
     /// The last failure as a sentence to show; `dismissError()` clears it.
@@ -165,11 +165,11 @@ public final class DiaryStore {
             entries = try database.entries()
             return value
         } catch {
-            errorMessage = DiaryError.storage(error).message
+            errorMessage = SproutError.storage(error, service: .diary).message
             return nil
         }
     }
 
     /// The message a failed save or read shows.
-    public static let storageFailureMessage = DiaryError.message(for: .storage)
+    public static let storageFailureMessage = SproutError.diaryMessage(for: .storage)
 }

@@ -55,7 +55,7 @@ public actor DiarySyncEngine {
     /// One sync: push the outbox, then pull what changed on the server.
     /// - Throws: the first failure; what was done before it stays done (and is not done again).
     @discardableResult
-    public func sync() async throws(DiaryError) -> DiarySyncReport {
+    public func sync() async throws(SproutError) -> DiarySyncReport {
         while let running { _ = try? await running.value }
         let task = Task { try await self.pushAndPull() }
         running = task
@@ -66,11 +66,11 @@ public actor DiarySyncEngine {
             let report = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             consecutiveFailures = 0
             return report
-        } catch let error as DiaryError {
+        } catch let error as SproutError {
             if error.isRetryable { consecutiveFailures += 1 }
             throw error
         } catch {
-            throw DiaryError.storage(error, during: .sync)
+            throw SproutError.storage(error, service: .diary, during: .sync)
         }
     }
 
@@ -80,7 +80,7 @@ public actor DiarySyncEngine {
     /// - Throws: a failure that will not pass by waiting (401, a database error, cancellation), or the last one
     ///   after `maxAttempts`.
     @discardableResult
-    public func syncRetrying(maxAttempts: Int = .max) async throws(DiaryError) -> DiarySyncReport {
+    public func syncRetrying(maxAttempts: Int = .max) async throws(SproutError) -> DiarySyncReport {
         var attempts = 0
         while true {
             attempts += 1
@@ -90,7 +90,7 @@ public actor DiarySyncEngine {
                 do {
                     try await sleep(nextRetryDelay)
                 } catch {
-                    throw DiaryError(kind: .cancelled, during: .sync)
+                    throw SproutError(service: .diary, kind: .cancelled, during: .sync)
                 }
             }
         }
@@ -134,7 +134,7 @@ public actor DiarySyncEngine {
                     guard let refreshed = try database.outboxItem(item.id) else { return }
                     item = refreshed
                 }
-            } catch let error as DiaryError where error.kind == .notFound {
+            } catch let error as SproutError where error.kind == .notFound {
                 if try database.dropUnlessEdited(item.id) { return }
                 guard let refreshed = try database.outboxItem(item.id) else { return }
                 item = refreshed
@@ -146,7 +146,7 @@ public actor DiarySyncEngine {
             try database.recordPushed(item.id, revision: item.revision, answer: entry)
             report.pushed += 1
             if created { report.created += 1 }
-        } catch let error as DiaryError where error.kind == .invalidRequest || error.kind == .tooLarge {
+        } catch let error as SproutError where error.kind == .invalidRequest || error.kind == .tooLarge {
             try database.recordRefused(item.id, revision: item.revision, message: error.serverMessage ?? error.message)
             report.refused += 1
         }

@@ -26,20 +26,20 @@ public struct DiaryWeatherSource: Sendable {
         /// The location provider had no location.
         case noLocation
         /// The weather call failed (503: no OpenWeather key on the server; 502: OpenWeather failed; offline…).
-        case failed(DiaryError)
+        case failed(SproutError)
     }
 
     private let location: DiaryLocationProvider
-    private let fetch: @Sendable (DiaryLocation) async throws(DiaryError) -> DiaryWeather
+    private let fetch: @Sendable (DiaryLocation) async throws(SproutError) -> DiaryWeather
 
     /// The weather from the Sprout server at the place `location` gives.
     public init(client: DiaryClient, location: @escaping DiaryLocationProvider) {
         self.location = location
-        fetch = { (place) throws(DiaryError) in try await client.weather(latitude: place.latitude, longitude: place.longitude) }
+        fetch = { (place) throws(SproutError) in try await client.weather(latitude: place.latitude, longitude: place.longitude) }
     }
 
     /// The weather from `fetch` at the place `location` gives (for previews and tests).
-    public init(location: @escaping DiaryLocationProvider, fetch: @escaping @Sendable (DiaryLocation) async throws(DiaryError) -> DiaryWeather) {
+    public init(location: @escaping DiaryLocationProvider, fetch: @escaping @Sendable (DiaryLocation) async throws(SproutError) -> DiaryWeather) {
         self.location = location
         self.fetch = fetch
     }

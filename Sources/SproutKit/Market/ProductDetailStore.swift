@@ -21,7 +21,7 @@ public final class ProductDetailStore {
     /// The last failure, as a sentence to show; `dismissMessages()` clears it.
     public private(set) var errorMessage: String?
     /// The last failure, sorted.
-    public private(set) var lastError: MarketError?
+    public private(set) var lastError: SproutError?
     /// The app's result alert after a delete ("상품 삭제 완료하였습니다").
     public private(set) var resultMessage: String?
 
@@ -130,7 +130,7 @@ public final class ProductDetailStore {
 
     // MARK: Helpers
 
-    private func failedDelete(_ error: APIError, during operation: MarketError.Operation) -> Bool {
+    private func failedDelete(_ error: APIError, during operation: SproutError.Operation) -> Bool {
         if error.statusCode == 404 {
             markDeleted()
             return true
@@ -152,8 +152,8 @@ public final class ProductDetailStore {
         return false
     }
 
-    private func report(_ error: APIError, during operation: MarketError.Operation) {
-        let sorted = error.marketError(during: operation)
+    private func report(_ error: APIError, during operation: SproutError.Operation) {
+        let sorted = error.sorted(for: .market, during: operation)
         lastError = sorted
         errorMessage = sorted.message
     }

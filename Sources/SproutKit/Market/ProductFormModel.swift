@@ -58,7 +58,7 @@ public final class ProductFormModel {
     /// The rule the last check found broken.
     public private(set) var lastFailure: ProductFormValidation.Failure?
     /// The server's refusal of the last submit, sorted.
-    public private(set) var lastError: MarketError?
+    public private(set) var lastError: SproutError?
     /// The app's result alert after a successful register ("상품 등록하였습니다.").
     public private(set) var resultMessage: String?
 
@@ -195,7 +195,7 @@ public final class ProductFormModel {
     // MARK: Helpers
 
     private func send(
-        _ operation: MarketError.Operation, _ call: () async throws(APIError) -> MarketProduct
+        _ operation: SproutError.Operation, _ call: () async throws(APIError) -> MarketProduct
     ) async -> MarketProduct? {
         isSubmitting = true
         defer { isSubmitting = false }
@@ -206,7 +206,7 @@ public final class ProductFormModel {
             if operation == .register { resultMessage = MarketText.registered }
             return product
         } catch {
-            let sorted = error.marketError(during: operation)
+            let sorted = error.sorted(for: .market, during: operation)
             lastError = sorted
             errorMessage = sorted.message
             return nil

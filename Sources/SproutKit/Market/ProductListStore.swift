@@ -7,29 +7,23 @@ import Observation
 @MainActor
 @Observable
 public final class ProductListStore {
-    /// What the store is waiting for.
-    public enum LoadState: Equatable, Sendable {
-        /// Nothing is loading.
-        case idle
-        /// Loading page 1 (first load, refresh, a new search); the products shown stay until it arrives, except
-        /// after a new search, which clears them at once.
-        case refreshing
-        /// Loading the page after the last one loaded.
-        case loadingMore
-    }
+    /// What the store is waiting for: page 1 (`refreshing`: first load, refresh, a new search — the products shown
+    /// stay until it arrives, except after a new search, which clears them at once) or the page after the last
+    /// one loaded (`loadingMore`).
+    public typealias LoadState = PageLoadState
 
     /// The products loaded so far, newest first.
-    public private(set) var products: [MarketProductSummary] = []
+    public var products: [MarketProductSummary] { pages.items }
     /// What the store is loading right now.
-    public private(set) var loadState: LoadState = .idle
+    public var loadState: LoadState { pages.loadState }
     /// The number of the last page loaded; 0 before the first.
-    public private(set) var pageNo = 0
+    public var pageNo: Int { pages.pageNumber }
     /// Whether the server has a page after the last one loaded (its `has_next`/`hasNext`).
-    public private(set) var hasNext = false
+    public var hasNext: Bool { pages.pageSaidMore }
     /// Whether page 1 of the current list or search has arrived.
-    public private(set) var hasLoaded = false
+    public var hasLoaded: Bool { pages.hasLoaded }
     /// How many products the current list or search has on the server.
-    public private(set) var totalCount = 0
+    public var totalCount: Int { pages.total }
     /// The search in effect, trimmed; empty means the whole list.
     public private(set) var query = ""
     /// List or grid; changes are written to the settings store at once.
@@ -37,13 +31,13 @@ public final class ProductListStore {
     /// The last failure, as a sentence to show; `dismissError()` clears it.
     public private(set) var errorMessage: String?
     /// The last failure, sorted.
-    public private(set) var lastError: MarketError?
+    public private(set) var lastError: SproutError?
 
     /// Products per page (`items_per_page`).
     public let itemsPerPage: Int
     private let client: MarketClient
     private let settings: any SettingsStore
-    @ObservationIgnored private let loads = PageLoadCoordinator()
+    private let pages = PagedList<MarketProductSummary>()
 
     /// - Parameters:
     ///   - client: the market API (reading needs no credentials).
@@ -54,10 +48,11 @@ public final class ProductListStore {
         self.settings = settings
         self.itemsPerPage = min(max(itemsPerPage, 1), 100)
         layout = settings.string(forKey: ProductLayout.settingsKey).flatMap(ProductLayout.init(rawValue:)) ?? .list
+        pages.onFailure = { [weak self] error in self?.report(error) }
     }
 
     /// Whether any page is loading.
-    public var isLoading: Bool { loadState != .idle }
+    public var isLoading: Bool { pages.isLoading }
 
     // MARK: Layout
 
@@ -71,71 +66,35 @@ public final class ProductListStore {
 
     /// Loads page 1 again, replacing the products shown once it arrives (pull to refresh).
     public func refresh() async {
-        await restart(clearing: false)
+        await pages.start(fetchPage, clearing: false)
     }
 
     /// Loads page `pageNo + 1`. While a page is loading no second request starts (the call waits for that one);
     /// when the server said there is no next page, nothing is requested.
     public func loadMore() async {
-        if await loads.joinRunning() { return }
-        guard hasLoaded, hasNext else { return }
-        await startLoad(.loadingMore)
+        await pages.loadMore()
     }
 
     /// Loads the next page when `product` is among the last `threshold` shown (call it as cells appear).
     public func loadMoreIfNeeded(currentItem product: MarketProductSummary, threshold: Int = 3) async {
-        guard let index = products.firstIndex(where: { $0.id == product.id }), index >= products.count - threshold else { return }
-        await loadMore()
+        await pages.loadMoreIfNeeded(currentItem: product, threshold: threshold)
     }
 
     /// Shows the products whose name or description contains `text`, from page 1; an empty text (after trimming)
     /// goes back to the whole list.
     public func search(_ text: String) async {
         query = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        await restart(clearing: true)
+        await pages.start(fetchPage, clearing: true)
     }
 
-    private func restart(clearing: Bool) async {
-        loads.restart()
-        if clearing {
-            products = []
-            pageNo = 0
-            hasNext = false
-            hasLoaded = false
-            totalCount = 0
-        }
-        await startLoad(.refreshing)
-    }
-
-    private func startLoad(_ state: LoadState) async {
-        loadState = state
-        if await loads.run({ generation in await self.load(state, generation: generation) }) {
-            loadState = .idle
-        }
-    }
-
-    private func load(_ state: LoadState, generation: Int) async {
-        let page = state == .refreshing ? 1 : pageNo + 1
-        do {
-            let result = try await client.products(page: page, itemsPerPage: itemsPerPage, search: query.isEmpty ? nil : query)
-            guard loads.isCurrent(generation), !Task.isCancelled else { return }
-            if state == .refreshing {
-                products = result.products
-            } else {
-                // A product registered meanwhile shifts the server's pages down: its neighbours come again, once.
-                let shown = Set(products.map(\.id))
-                products += result.products.filter { !shown.contains($0.id) }
-            }
-            pageNo = page
+    /// Fetches the page after the last one loaded (page 1 first) of the current list or search.
+    private var fetchPage: PagedList<MarketProductSummary>.Fetch {
+        { [weak self] (request) throws(APIError) in
+            guard let self else { throw .cancelled }
+            let number = request.isFirst ? 1 : request.lastPageNumber + 1
+            let result = try await client.products(page: number, itemsPerPage: itemsPerPage, search: query.isEmpty ? nil : query)
             // An empty page is the end, whatever the envelope says.
-            hasNext = result.hasNext && !result.products.isEmpty
-            totalCount = result.totalCount
-            hasLoaded = true
-        } catch .cancelled {
-            return
-        } catch {
-            guard loads.isCurrent(generation) else { return }
-            report(error)
+            return .init(items: result.products, hasMore: result.hasNext && !result.products.isEmpty, total: result.totalCount, number: number)
         }
     }
 
@@ -143,22 +102,20 @@ public final class ProductListStore {
 
     /// Shows a product registered on another screen at the top, when it belongs to the current list.
     public func insert(_ product: MarketProduct) {
-        guard hasLoaded, !products.contains(where: { $0.id == product.id }), matchesQuery(product) else { return }
-        products.insert(product.summary, at: 0)
-        totalCount += 1
+        guard hasLoaded, !pages.contains(id: product.id), matchesQuery(product) else { return }
+        pages.insert(product.summary, at: 0)
+        pages.total += 1
     }
 
     /// Shows the newer version of a product modified on another screen, where it is shown.
     public func replace(_ product: MarketProduct) {
-        guard let index = products.firstIndex(where: { $0.id == product.id }) else { return }
-        products[index] = product.summary
+        pages.replace(product.summary)
     }
 
     /// Takes a deleted product out of the list.
     public func remove(productID: Int) {
-        guard let index = products.firstIndex(where: { $0.id == productID }) else { return }
-        products.remove(at: index)
-        totalCount -= 1
+        guard pages.remove(id: productID) else { return }
+        pages.total -= 1
     }
 
     /// Clears the error once it has been shown.
@@ -172,7 +129,7 @@ public final class ProductListStore {
     }
 
     private func report(_ error: APIError) {
-        let sorted = error.marketError(during: .loadList)
+        let sorted = error.sorted(for: .market, during: .loadList)
         lastError = sorted
         errorMessage = sorted.message
     }

@@ -17,15 +17,21 @@ public final class TodoListStore {
     }
 
     /// The todos loaded so far, in the order shown.
-    public private(set) var todos: [Todo] = []
+    public var todos: [Todo] { pages.items }
     /// What the store is loading right now.
-    public private(set) var loadState: LoadState = .idle
+    public var loadState: LoadState {
+        switch pages.loadState {
+        case .idle: .idle
+        case .refreshing: .loadingFirstPage
+        case .loadingMore: .loadingNextPage
+        }
+    }
     /// Whether the server has more todos after the loaded ones (from its `meta`).
-    public private(set) var hasMore = false
+    public var hasMore: Bool { pages.pageSaidMore }
     /// Whether page 1 of the current list has arrived.
-    public private(set) var hasLoaded = false
+    public var hasLoaded: Bool { pages.hasLoaded }
     /// How many todos the current list (search and filter included) has on the server.
-    public private(set) var total = 0
+    public var total: Int { pages.total }
     /// The search in effect; empty means the plain list.
     public private(set) var query = ""
     /// Whether completed todos are hidden (`is_done=false`).
@@ -46,7 +52,8 @@ public final class TodoListStore {
     static let maximumFetchesPerLoad = 5
     private let client: TodosClient
     private let favourites: TodoFavourites?
-    @ObservationIgnored private let loads = PageLoadCoordinator()
+    /// The todos, paged by number; one `loadNextPage` fetches until a page's worth of new todos arrived.
+    private let pages = PagedList<Todo>()
     /// Todos deleted here: a page that was already on its way when they were deleted must not bring them back.
     @ObservationIgnored private var deletedIDs: Set<Int> = []
 
@@ -59,100 +66,64 @@ public final class TodoListStore {
         self.favourites = favourites
         self.perPage = min(max(perPage, 1), Self.largestPage)
         favouriteIDs = Set((try? favourites?.all()) ?? [])
+        pages.fill = PagedList.Fill(minimumNewItems: self.perPage, maximumFetches: Self.maximumFetchesPerLoad)
+        pages.onFailure = { [weak self] error in self?.report(error) }
     }
 
     /// Whether any page is loading.
-    public var isLoading: Bool { loadState != .idle }
+    public var isLoading: Bool { pages.isLoading }
 
     // MARK: Loading
 
     /// Loads page 1 of the current list again, replacing what is shown once it arrives.
     public func refresh() async {
-        await restart(clearing: false)
+        await pages.start(fetchPage, clearing: false)
     }
 
     /// Loads the next page, unless one is already loading or there is none.
     public func loadNextPage() async {
-        if await loads.joinRunning() { return }
-        guard hasLoaded, hasMore else { return }
-        await startLoad(state: .loadingNextPage)
+        await pages.loadMore()
     }
 
     /// Loads the next page when `todo` is among the last `threshold` loaded (call it as rows appear).
     public func loadMoreIfNeeded(currentItem todo: Todo, threshold: Int = 3) async {
-        guard let index = todos.firstIndex(where: { $0.id == todo.id }), index >= todos.count - threshold else { return }
-        await loadNextPage()
+        await pages.loadMoreIfNeeded(currentItem: todo, threshold: threshold)
     }
 
     /// Shows the todos whose title contains `text`; an empty text goes back to the plain list.
     public func search(_ text: String) async {
         query = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        await restart(clearing: true)
+        await pages.start(fetchPage, clearing: true)
     }
 
     /// Hides or shows completed todos, starting again from page 1.
     public func setHidesCompleted(_ hide: Bool) async {
         hidesCompleted = hide
-        await restart(clearing: true)
+        await pages.start(fetchPage, clearing: true)
     }
 
-    private func restart(clearing: Bool) async {
-        loads.restart()
-        if clearing {
-            todos = []
-            hasLoaded = false
-            hasMore = false
-            total = 0
-        }
-        await startLoad(state: .loadingFirstPage)
-    }
-
-    private func startLoad(state: LoadState) async {
-        loadState = state
-        if await loads.run({ generation in await self.load(state: state, generation: generation) }) {
-            loadState = .idle
-        }
-    }
-
-    private func load(state: LoadState, generation: Int) async {
-        // The next page is counted from what is loaded, not from a page counter, so todos added or deleted
-        // here since the last load neither repeat nor go missing: repeats are dropped, and a page that brought
-        // too few new todos (because the server's pages shifted) is followed by the next one.
-        var page = state == .loadingFirstPage ? 1 : todos.count / perPage + 1
-        var added = 0
-        var addedBefore = 0
-        var fetches = 0
-        do {
-            while true {
-                let result = try await fetch(page: page)
-                fetches += 1
-                guard loads.isCurrent(generation), !Task.isCancelled else { return }
-                let arrived = result.todos.filter { !deletedIDs.contains($0.id) }
-                if state == .loadingFirstPage {
-                    todos = arrived
-                    added = arrived.count
-                } else {
-                    let known = Set(todos.map(\.id))
-                    let fresh = arrived.filter { !known.contains($0.id) }
-                    todos += fresh
-                    added += fresh.count
-                }
-                // An empty page is the end, whatever `meta` says.
-                hasMore = result.hasMore && !result.todos.isEmpty
-                total = result.total
-                hasLoaded = true
-                guard state == .loadingNextPage, added < perPage, hasMore, fetches < Self.maximumFetchesPerLoad else { return }
+    /// Fetches a page of the current list. The next page is counted from what is loaded, not from a page
+    /// counter, so todos added or deleted here since the last load neither repeat nor go missing: repeats are
+    /// dropped, and a page that brought too few new todos (because the server's pages shifted) is followed by
+    /// the next one (`pages.fill`).
+    private var fetchPage: PagedList<Todo>.Fetch {
+        { [weak self] (request) throws(APIError) in
+            guard let self else { throw .cancelled }
+            let number: Int
+            if request.isFirst {
+                number = 1
+            } else if request.fetchesInLoad == 0 {
+                number = request.loadedCount / perPage + 1
+            } else {
                 // Count again from what is loaded now (deletions may have shifted the server's pages), and move
                 // on when a page brought nothing new, so the loop always ends.
-                let recounted = todos.count / perPage + 1
-                page = recounted > page ? recounted : page + (added == addedBefore ? 1 : 0)
-                addedBefore = added
+                let recounted = request.loadedCount / perPage + 1
+                number = recounted > request.lastPageNumber ? recounted : request.lastPageNumber + (request.addedByLastFetch == 0 ? 1 : 0)
             }
-        } catch .cancelled {
-            return
-        } catch {
-            guard loads.isCurrent(generation) else { return }
-            report(error)
+            let result = try await fetch(page: number)
+            let arrived = result.todos.filter { !deletedIDs.contains($0.id) }
+            // An empty page is the end, whatever `meta` says.
+            return .init(items: arrived, hasMore: result.hasMore && !result.todos.isEmpty, total: result.total, number: number)
         }
     }
 
@@ -174,8 +145,8 @@ public final class TodoListStore {
         do {
             let todo = try await client.create(title: title)
             if belongsToCurrentList(todo) {
-                todos.insert(todo, at: 0)
-                total += 1
+                pages.insert(todo, at: 0)
+                pages.total += 1
             }
             return true
         } catch {
@@ -191,7 +162,9 @@ public final class TodoListStore {
         guard let title = validatedTitle(newTitle) else { return false }
         guard let index = todos.firstIndex(where: { $0.id == id }) else { return false }
         let original = todos[index]
-        todos[index].title = title
+        var renamed = original
+        renamed.title = title
+        pages.replace(renamed)
         do {
             let saved = try await client.update(id: id, title: title)
             if belongsToCurrentList(saved) {
@@ -215,7 +188,9 @@ public final class TodoListStore {
         if hidesCompleted && isDone {
             removeFromList(id)
         } else {
-            todos[index].isDone = isDone
+            var toggled = original
+            toggled.isDone = isDone
+            pages.replace(toggled)
         }
         do {
             let saved = try await client.update(id: id, isDone: isDone)
@@ -291,15 +266,13 @@ public final class TodoListStore {
 
     /// Puts the server's version of a todo where the todo is now shown (if it still is).
     private func replace(_ todo: Todo) {
-        guard let index = todos.firstIndex(where: { $0.id == todo.id }) else { return }
-        todos[index] = todo
+        pages.replace(todo)
     }
 
     /// Takes a todo out of the list and the count.
     private func removeFromList(_ id: Int) {
-        guard let index = todos.firstIndex(where: { $0.id == id }) else { return }
-        todos.remove(at: index)
-        total -= 1
+        guard pages.remove(id: id) else { return }
+        pages.total -= 1
     }
 
     /// Undoes an optimistic change the server refused: `original` goes back where it was. When the server says
@@ -311,11 +284,9 @@ public final class TodoListStore {
             forgetFavourite(original.id)
             return
         }
-        if let current = todos.firstIndex(where: { $0.id == original.id }) {
-            todos[current] = original
-        } else {
-            todos.insert(original, at: min(index, todos.count))
-            total += 1
+        if !pages.replace(original) {
+            pages.insert(original, at: index)
+            pages.total += 1
         }
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import Observation
 
 /// Who is signed in, for every service: the community account's token is also the Bearer token of the todos,
-/// board and diary APIs. A session signs up, logs in, changes the password and logs out; it keeps its
-/// credentials in a `TokenStore` and restores them at start; and it hands out clients whose requests carry its
-/// token. **Any 401 answered to one of those clients signs the session out** — the token is invalid or
+/// board, market and diary APIs. A session keeps its credentials in a `TokenStore` and restores them at start,
+/// hands out clients whose requests carry its token, and logs out; signing up, logging in and changing the
+/// password are the community's (`Session+Community.swift`), and each service adds its client in its own folder
+/// (`Session+Board.swift`, …). **Any 401 answered to one of those clients signs the session out** — the token is invalid or
 /// expired, or the account was blocked — as the SeSAC apps go back to their start page then.
 @MainActor
 @Observable
@@ -29,11 +30,11 @@ public final class Session {
     }
 
     /// Whether anyone is signed in.
-    public private(set) var state: State
+    public internal(set) var state: State
     /// Why the session last signed out; nil while signed in and before any sign-out.
     public private(set) var signOutReason: SignOutReason?
     /// Whether a sign-up, login, password change or profile fetch is under way.
-    public private(set) var isWorking = false
+    public internal(set) var isWorking = false
     /// The last failure, as a sentence to show; `dismissError()` clears it.
     public private(set) var errorMessage: String?
     /// The last failure as a value (`APIError`, or the token store's error).
@@ -111,74 +112,6 @@ public final class Session {
         )
     }
 
-    /// The community API as this session.
-    public var community: CommunityClient { CommunityClient(client: apiClient) }
-
-    /// The todos API as this session: with a token, each account has its own list.
-    public var todos: TodosClient { TodosClient(client: apiClient) }
-
-    // MARK: Signing in and out
-
-    /// Creates an account and signs in as it. Returns false (with `errorMessage` set) when a field is empty or
-    /// the server refuses (taken email or username, invalid email, …).
-    @discardableResult
-    public func signUp(username: String, email: String, password: String) async -> Bool {
-        guard CommunityValidation.canSignUp(username: username, email: email, password: password) else {
-            return refuse(CommunityValidation.emptyFieldMessage)
-        }
-        return await authenticate { (client) throws(APIError) in try await client.register(username: username, email: email, password: password) }
-    }
-
-    /// Logs in with a username or email. Returns false (with `errorMessage` set) when a field is empty or the
-    /// server refuses (wrong credentials, too many attempts).
-    @discardableResult
-    public func logIn(identifier: String, password: String) async -> Bool {
-        guard CommunityValidation.canLogIn(identifier: identifier, password: password) else {
-            return refuse(CommunityValidation.emptyFieldMessage)
-        }
-        return await authenticate { (client) throws(APIError) in try await client.login(identifier: identifier, password: password) }
-    }
-
-    /// Changes the password; the token stays valid. The new password and its confirmation are compared here
-    /// first, as the app does, so a mismatch sends nothing. Returns false (with `errorMessage` set) on failure.
-    @discardableResult
-    public func changePassword(current: String, new: String, confirmation: String) async -> Bool {
-        guard CommunityValidation.canChangePassword(current: current, new: new, confirmation: confirmation) else {
-            return refuse(CommunityValidation.emptyFieldMessage)
-        }
-        guard new == confirmation else { return refuse(CommunityValidation.passwordMismatchMessage) }
-        guard isSignedIn else { return refuse(Self.signInFirstMessage) }
-        guard !isWorking else { return false }
-        isWorking = true
-        defer { isWorking = false }
-        let token = self.current.token
-        do {
-            let user = try await community.changePassword(current: current, new: new, confirmation: confirmation)
-            if self.current.token == token, isSignedIn { state = .signedIn(user) }
-            dismissError()
-            return true
-        } catch {
-            report(error)
-            return false
-        }
-    }
-
-    /// Fetches the signed-in user (`GET /users/me`), turning restored credentials into a known user. A rejected
-    /// token signs out; without a connection the restored credentials stay, as the original apps kept them.
-    public func refreshUser() async {
-        guard isSignedIn else { return }
-        isWorking = true
-        defer { isWorking = false }
-        let token = current.token
-        do {
-            let user = try await community.me()
-            if current.token == token, isSignedIn { state = .signedIn(user) }
-            dismissError()
-        } catch {
-            report(error)
-        }
-    }
-
     /// Signs out and deletes the stored credentials.
     public func logOut() {
         signOut(reason: .loggedOut)
@@ -190,40 +123,50 @@ public final class Session {
         lastError = nil
     }
 
-    // MARK: Helpers
+    // MARK: Helpers for the services' extensions
 
-    /// What a password change without a signed-in account says (nothing is sent).
-    static let signInFirstMessage = "먼저 로그인해 주세요."
+    /// The token held now, to tell whether it changed while a request was out.
+    var currentToken: String? { current.token }
 
-    private func authenticate(_ call: (CommunityClient) async throws(APIError) -> CommunityAuth) async -> Bool {
-        guard !isWorking else { return false }
-        isWorking = true
-        defer { isWorking = false }
+    /// Holds `credentials` as those of `user` from now on, and keeps them in the token store.
+    func signIn(_ credentials: StoredCredentials, as user: CommunityUser) {
+        current.set(credentials)
+        state = .signedIn(user)
+        signOutReason = nil
+        dismissError()
         do {
-            // Register and login carry no token: a stale one must not ride along, nor its 401 sign anyone out.
-            let auth = try await call(CommunityClient(client: APIClient(baseURL: baseURL, transport: transport, allowsInsecureHTTP: allowsInsecureHTTP)))
-            let credentials = StoredCredentials(token: auth.token, userID: auth.user.id)
-            current.set(credentials)
-            state = .signedIn(auth.user)
-            signOutReason = nil
-            dismissError()
-            do {
-                try tokenStore.save(credentials)
-            } catch {
-                // Signed in for now; only the next launch will ask to log in again.
-                report(error, message: "로그인 정보를 기기에 저장하지 못했습니다.")
-            }
-            return true
+            try tokenStore.save(credentials)
         } catch {
-            report(error)
-            return false
+            // Signed in for now; only the next launch will ask to log in again.
+            report(error, message: "로그인 정보를 기기에 저장하지 못했습니다.")
         }
     }
+
+    /// A client for the session's server that carries no token (register and login: a stale token must not ride
+    /// along, nor its 401 sign anyone out).
+    var anonymousClient: APIClient {
+        APIClient(baseURL: baseURL, transport: transport, allowsInsecureHTTP: allowsInsecureHTTP)
+    }
+
+    /// Shows `message` for a request refused before sending; returns false for the caller to return.
+    func refuse(_ message: String) -> Bool {
+        errorMessage = message
+        lastError = nil
+        return false
+    }
+
+    /// Keeps `error` and shows `message`, or the account's sentence for it.
+    func report(_ error: any Error, message: String? = nil) {
+        lastError = error
+        errorMessage = message ?? (error as? APIError)?.sorted(for: .community).message ?? String(describing: error)
+    }
+
+    // MARK: Helpers
 
     private func tokenWasRejected(_ token: String) {
         guard current.token == token else { return }
         signOut(reason: .tokenRejected)
-        errorMessage = CommunityError.message(for: .unauthorized)
+        errorMessage = SproutError.communitySentence(for: .unauthorized)
     }
 
     private func signOut(reason: SignOutReason) {
@@ -235,17 +178,6 @@ public final class Session {
         } catch {
             report(error, message: "저장된 로그인 정보를 지우지 못했습니다.")
         }
-    }
-
-    private func refuse(_ message: String) -> Bool {
-        errorMessage = message
-        lastError = nil
-        return false
-    }
-
-    private func report(_ error: any Error, message: String? = nil) {
-        lastError = error
-        errorMessage = message ?? (error as? APIError)?.communityError.message ?? String(describing: error)
     }
 }
 
