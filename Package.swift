@@ -74,6 +74,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            // The OpenAPI document's YAML sources: scripts/generate-openapi merges them into OpenAPI/Document.
+            exclude: ["OpenAPI/Sources"],
             resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("OpenAPI/Document")],
             swiftSettings: swiftSettings
         ),

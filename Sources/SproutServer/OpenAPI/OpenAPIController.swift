@@ -3,10 +3,10 @@ import HTTPTypes
 import Hummingbird
 
 /// `GET /openapi.json`: the OpenAPI 3.1 description of every wire contract Sprout serves, quirks included.
-/// Kept in `OpenAPI/Document/openapi.json` (a resource), which `scripts/generate-openapi` writes — edit the script,
-/// not the JSON. It is described by hand rather than derived from code, because the contracts are the old
-/// servers', not ours; `OpenAPIDocumentTests` keeps it and the router in step, and `scripts/fuzz-api` runs
-/// schemathesis against it.
+/// Kept in `OpenAPI/Document/openapi.json` (a resource), which `scripts/generate-openapi` merges from the per-service
+/// YAML in `OpenAPI/Sources/` — edit the YAML, not the JSON. It is described by hand rather than derived from code,
+/// because the contracts are the old servers', not ours; `OpenAPIDocumentTests` keeps it and the router in step,
+/// and `scripts/fuzz-api` runs schemathesis against it.
 struct OpenAPIController<Context: RequestContext> {
     let document: ByteBuffer
 
