@@ -74,7 +74,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("OpenAPI/Document")],
+            // The web app: each service's templates and scripts in a folder named for its slug (Web/Site/WebResources.swift).
+            resources: [
+                .copy("Web/Site/site"), .copy("Web/Accounts/account"), .copy("Web/Todos/todos"), .copy("Web/Diary/diary"),
+                .copy("Web/Community/community"), .copy("Web/Market/market"), .copy("Web/Board/board"), .copy("OpenAPI/Document"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
