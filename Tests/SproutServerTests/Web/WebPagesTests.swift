@@ -76,7 +76,7 @@ import Testing
         }
         #expect(page.body.contains(#"<label for="search-query">"#))
         let version = try #require(Self.assetVersion(in: page.body))
-        #expect(page.body.contains(#"<script src="/static/todos.js?v=\#(version)" defer></script>"#))
+        #expect(page.body.contains(#"<script type="module" src="/static/todos.js?v=\#(version)"></script>"#))
         #expect(page.body.contains(#"<link rel="stylesheet" href="/static/app.css?v=\#(version)">"#))
     }
 
