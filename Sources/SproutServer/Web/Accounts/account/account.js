@@ -2,194 +2,142 @@
 // field (site.js). Sign-up and the password change check every field the way the server will (Accounts/
 // AccountInput.swift): when a field is left, as it is corrected, and all at once on submit, each with its own
 // message (aria-invalid, described by the message); the server's refusals go to the field they are about.
-"use strict";
 
-(() => {
-  const { api, errorId, fieldError, flashNext, onSubmit } = window.Sprout;
-  const $ = (id) => document.getElementById(id);
-  const error = $("form-error");
+import { api } from "./site-api.js";
+import { errorId } from "./site-errors.js";
+import { fieldError, onSubmit } from "./site-forms.js";
+import { flashNext } from "./site-toast.js";
+import { rules, trimmed } from "./account-rules.js";
 
-  // `data-next` was checked by the server to be a path on this site.
-  const nextPage = (form) => form.dataset.next || "/community";
+const $ = (id) => document.getElementById(id);
+const error = $("form-error");
 
-  // ---- The server's rules, in the page ------------------------------------------------------------------
+// `data-next` was checked by the server to be a path on this site.
+const nextPage = (form) => form.dataset.next || "/community";
 
-  const graphemes = (text) => [...new Intl.Segmenter("ko", { granularity: "grapheme" }).segment(text)].length;
-  const utf8Length = (text) => new TextEncoder().encode(text).length;
-  const trimmed = (field) => field.value.replace(/^\s+|\s+$/gu, "");
-
-  // AccountInput.isEmailAddress: one @; dot-separated non-empty local parts without spaces or <>()[]\,;:"@; a domain
-  // of two or more labels of ASCII letters, digits and hyphens, ending in two or more letters.
-  function isEmailAddress(text) {
-    const parts = text.split("@");
-    if (parts.length !== 2) return false;
-    const atoms = parts[0].split(".");
-    if (!atoms.every((atom) => atom.length > 0 && !/[<>()[\]\\,;:"@\s]/u.test(atom))) return false;
-    const labels = parts[1].split(".");
-    const top = labels[labels.length - 1];
-    return labels.length >= 2 && /^[A-Za-z]{2,}$/.test(top) && labels.every((label) => /^[A-Za-z0-9-]+$/.test(label));
-  }
-
-  const rules = {
-    username(field) {
-      const value = trimmed(field);
-      if (!value) return "아이디를 입력해 주세요.";
-      const length = graphemes(value);
-      if (length < 3 || length > 50) return `아이디는 3자 이상 50자 이하로 정해 주세요. 지금 ${length}자예요.`;
-      if (/\p{Cc}/u.test(value)) return "아이디에 쓸 수 없는 문자가 들어 있어요.";
-      if (isEmailAddress(value)) return "아이디는 이메일 주소 모양일 수 없어요. 이메일은 아래 칸에 적어 주세요.";
-      return "";
-    },
-    email(field) {
-      const value = trimmed(field);
-      if (!value) return "이메일을 입력해 주세요.";
-      if (graphemes(value) > 254 || !isEmailAddress(value)) return "이메일 주소 형식이 올바르지 않아요. 예: name@example.com";
-      return "";
-    },
-    newPassword(field) {
-      const value = field.value;
-      if (!value) return "비밀번호를 입력해 주세요.";
-      const bytes = utf8Length(value);
-      if (bytes < 6) return "비밀번호는 6자 이상이어야 해요.";
-      if (bytes > 72) return "비밀번호가 너무 길어요. 영문은 72자, 한글은 24자까지 쓸 수 있어요.";
-      if ((value.match(/\$/g) || []).length > 3) return "비밀번호에 $ 기호는 세 번까지만 쓸 수 있어요.";
-      return "";
-    },
-    currentPassword(field) {
-      return field.value ? "" : "현재 비밀번호를 입력해 주세요.";
-    },
-    confirmation(password) {
-      return (field) => {
-        if (!field.value) return "비밀번호를 한 번 더 입력해 주세요.";
-        return field.value === password.value ? "" : "비밀번호가 일치하지 않습니다.";
-      };
-    },
+// A form whose `checks` ({field: rule}) run when a field is left (once something was typed in it), on every
+// change after that, and all together on submit. Returns `validate()`, true when every field passes; the first
+// failing field gets the focus.
+function checkedForm(form, checks) {
+  const touched = new Set();
+  // A message appearing as a field is left moves the submit button down; when the field is left for that button,
+  // the check waits for the submit (which checks everything), or the press would miss the moved button.
+  const submit = form.querySelector('button[type="submit"]');
+  let pressing = false;
+  submit.addEventListener("pointerdown", () => { pressing = true; });
+  document.addEventListener("pointerup", () => setTimeout(() => { pressing = false; }));
+  const check = (field) => {
+    const message = checks.get(field)(field);
+    fieldError(field, message);
+    return !message;
   };
-
-  // A form whose `checks` ({field: rule}) run when a field is left (once something was typed in it), on every
-  // change after that, and all together on submit. Returns `validate()`, true when every field passes; the first
-  // failing field gets the focus.
-  function checkedForm(form, checks) {
-    const touched = new Set();
-    // A message appearing as a field is left moves the submit button down; when the field is left for that button,
-    // the check waits for the submit (which checks everything), or the press would miss the moved button.
-    const submit = form.querySelector('button[type="submit"]');
-    let pressing = false;
-    submit.addEventListener("pointerdown", () => { pressing = true; });
-    document.addEventListener("pointerup", () => setTimeout(() => { pressing = false; }));
-    const check = (field) => {
-      const message = checks.get(field)(field);
-      fieldError(field, message);
-      return !message;
-    };
+  for (const field of checks.keys()) {
+    field.addEventListener("blur", () => {
+      if (pressing) return;
+      if (!field.value && !touched.has(field)) return; // passing through an empty field is no mistake yet
+      touched.add(field);
+      check(field);
+    });
+    field.addEventListener("input", () => {
+      if (touched.has(field)) check(field);
+      // The confirmation follows the password it confirms.
+      for (const other of checks.keys()) if (other !== field && touched.has(other) && other.dataset.confirms === field.id) check(other);
+    });
+  }
+  return () => {
+    let first = null;
     for (const field of checks.keys()) {
-      field.addEventListener("blur", () => {
-        if (pressing) return;
-        if (!field.value && !touched.has(field)) return; // passing through an empty field is no mistake yet
-        touched.add(field);
-        check(field);
-      });
-      field.addEventListener("input", () => {
-        if (touched.has(field)) check(field);
-        // The confirmation follows the password it confirms.
-        for (const other of checks.keys()) if (other !== field && touched.has(other) && other.dataset.confirms === field.id) check(other);
+      touched.add(field);
+      if (!check(field) && !first) first = field;
+    }
+    if (first) first.focus();
+    return !first;
+  };
+}
+
+// A server refusal that is about one field goes under that field (and takes the focus); others go to the form.
+class FieldRefusal extends Error {
+  constructor() { super(""); }
+}
+
+function refuse(failure, fields) {
+  const field = fields[errorId(failure.body)];
+  if (!field) throw failure;
+  fieldError(field, failure.message);
+  field.focus();
+  throw new FieldRefusal();
+}
+
+// A refusal with an empty message leaves the form's own error line hidden (site.js's onSubmit).
+const handle = (form, send) => onSubmit(form, error, send);
+
+// ---- Log in ------------------------------------------------------------------------------------------
+
+const login = $("login-form");
+if (login) {
+  handle(login, async () => {
+    const { user } = await api("POST", "/web/session", {
+      identifier: $("login-identifier").value.trim(),
+      password: $("login-password").value,
+    });
+    flashNext(`${user.username} 님, 어서 오세요.`);
+    location.assign(nextPage(login));
+  });
+}
+
+// ---- Sign up -----------------------------------------------------------------------------------------
+
+const signup = $("signup-form");
+if (signup) {
+  const [username, email, password, confirm] = ["signup-username", "signup-email", "signup-password", "signup-confirm"].map($);
+  confirm.dataset.confirms = password.id;
+  const validate = checkedForm(signup, new Map([
+    [username, rules.username], [email, rules.email], [password, rules.newPassword], [confirm, rules.confirmation(password)],
+  ]));
+  handle(signup, async () => {
+    if (!validate()) throw new Error("");
+    let user;
+    try {
+      ({ user } = await api("POST", "/web/account", { username: trimmed(username), email: trimmed(email), password: password.value }));
+    } catch (failure) {
+      refuse(failure, {
+        "Auth.form.error.username.taken": username, "Auth.form.error.username.format": username,
+        "Auth.form.error.username.provide": username, "Auth.form.error.email.taken": email,
+        "Auth.form.error.email.format": email, "Auth.form.error.email.provide": email,
+        "Auth.form.error.password.format": password, "Auth.form.error.password.provide": password,
       });
     }
-    return () => {
-      let first = null;
-      for (const field of checks.keys()) {
-        touched.add(field);
-        if (!check(field) && !first) first = field;
-      }
-      if (first) first.focus();
-      return !first;
-    };
-  }
+    flashNext(`가입을 환영해요, ${user.username} 님.`);
+    location.assign(nextPage(signup));
+  });
+}
 
-  // A server refusal that is about one field goes under that field (and takes the focus); others go to the form.
-  class FieldRefusal extends Error {
-    constructor() { super(""); }
-  }
+// ---- Change password -----------------------------------------------------------------------------------
 
-  function refuse(failure, fields) {
-    const field = fields[errorId(failure.body)];
-    if (!field) throw failure;
-    fieldError(field, failure.message);
-    field.focus();
-    throw new FieldRefusal();
-  }
-
-  // A refusal with an empty message leaves the form's own error line hidden (site.js's onSubmit).
-  const handle = (form, send) => onSubmit(form, error, send);
-
-  // ---- Log in ------------------------------------------------------------------------------------------
-
-  const login = $("login-form");
-  if (login) {
-    handle(login, async () => {
-      const { user } = await api("POST", "/web/session", {
-        identifier: $("login-identifier").value.trim(),
-        password: $("login-password").value,
+const change = $("password-form");
+if (change) {
+  const [current, fresh, confirm] = ["password-current", "password-new", "password-confirm"].map($);
+  confirm.dataset.confirms = fresh.id;
+  const validate = checkedForm(change, new Map([
+    [current, rules.currentPassword], [fresh, rules.newPassword], [confirm, rules.confirmation(fresh)],
+  ]));
+  handle(change, async () => {
+    if (!validate()) throw new Error("");
+    // The API's own route, as the app calls it; the session cookie stands in for the Bearer token.
+    try {
+      await api("POST", "/custom/change-password", {
+        currentPassword: current.value, newPassword: fresh.value, confirmNewPassword: confirm.value,
       });
-      flashNext(`${user.username} 님, 어서 오세요.`);
-      location.assign(nextPage(login));
-    });
-  }
-
-  // ---- Sign up -----------------------------------------------------------------------------------------
-
-  const signup = $("signup-form");
-  if (signup) {
-    const [username, email, password, confirm] = ["signup-username", "signup-email", "signup-password", "signup-confirm"].map($);
-    confirm.dataset.confirms = password.id;
-    const validate = checkedForm(signup, new Map([
-      [username, rules.username], [email, rules.email], [password, rules.newPassword], [confirm, rules.confirmation(password)],
-    ]));
-    handle(signup, async () => {
-      if (!validate()) throw new Error("");
-      let user;
-      try {
-        ({ user } = await api("POST", "/web/account", { username: trimmed(username), email: trimmed(email), password: password.value }));
-      } catch (failure) {
-        refuse(failure, {
-          "Auth.form.error.username.taken": username, "Auth.form.error.username.format": username,
-          "Auth.form.error.username.provide": username, "Auth.form.error.email.taken": email,
-          "Auth.form.error.email.format": email, "Auth.form.error.email.provide": email,
-          "Auth.form.error.password.format": password, "Auth.form.error.password.provide": password,
-        });
+    } catch (failure) {
+      // Here "identifier or password invalid" can only mean the current password.
+      if (errorId(failure.body) === "Auth.form.error.invalid") {
+        fieldError(current, "현재 비밀번호가 맞지 않아요.");
+        current.focus();
+        throw new FieldRefusal();
       }
-      flashNext(`가입을 환영해요, ${user.username} 님.`);
-      location.assign(nextPage(signup));
-    });
-  }
-
-  // ---- Change password -----------------------------------------------------------------------------------
-
-  const change = $("password-form");
-  if (change) {
-    const [current, fresh, confirm] = ["password-current", "password-new", "password-confirm"].map($);
-    confirm.dataset.confirms = fresh.id;
-    const validate = checkedForm(change, new Map([
-      [current, rules.currentPassword], [fresh, rules.newPassword], [confirm, rules.confirmation(fresh)],
-    ]));
-    handle(change, async () => {
-      if (!validate()) throw new Error("");
-      // The API's own route, as the app calls it; the session cookie stands in for the Bearer token.
-      try {
-        await api("POST", "/custom/change-password", {
-          currentPassword: current.value, newPassword: fresh.value, confirmNewPassword: confirm.value,
-        });
-      } catch (failure) {
-        // Here "identifier or password invalid" can only mean the current password.
-        if (errorId(failure.body) === "Auth.form.error.invalid") {
-          fieldError(current, "현재 비밀번호가 맞지 않아요.");
-          current.focus();
-          throw new FieldRefusal();
-        }
-        refuse(failure, { "Auth.form.error.password.format": fresh, "Auth.form.error.password.matching": confirm });
-      }
-      flashNext("비밀번호를 바꿨어요.");
-      location.assign(nextPage(change));
-    });
-  }
-})();
+      refuse(failure, { "Auth.form.error.password.format": fresh, "Auth.form.error.password.matching": confirm });
+    }
+    flashNext("비밀번호를 바꿨어요.");
+    location.assign(nextPage(change));
+  });
+}
