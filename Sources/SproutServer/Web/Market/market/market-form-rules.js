@@ -3,9 +3,10 @@
 
 // How many pictures a new product may have, as the server takes them.
 export const MAX_IMAGES = 5;
-export const NAME_MIN = 3;
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 1000;
+// A name's and a description's length, in characters as the server counts them.
+const NAME_MIN = 3;
+const NAME_MAX = 100;
+const DESCRIPTION_MAX = 1000;
 
 const graphemes = new Intl.Segmenter("ko", { granularity: "grapheme" });
 

@@ -36,7 +36,7 @@ export function fieldError(field, message) {
 
 // ---- Forms: the submit button is enabled only when every required field has something in it ---------
 
-export function isFilled(field) {
+function isFilled(field) {
   // Passwords count as typed; other text must be more than spaces, as the server will insist.
   return field.type === "password" ? field.value.length > 0 : field.value.trim().length > 0;
 }

@@ -84,7 +84,7 @@ async function loadFavourites(generation) {
   state.finished = true;
 }
 
-export function loadIfNearBottom() {
+function loadIfNearBottom() {
   if (sentinel.getBoundingClientRect().top < window.innerHeight + 200) loadMore();
 }
 

@@ -28,7 +28,7 @@ export function formatDate(text) {
 
 // ---- Title rules, as the server checks them (TodoInput.swift) ------------------------------------
 
-export const TITLE_MIN = 6;
+const TITLE_MIN = 6;
 export const TITLE_MAX = 255;
 // The server trims Unicode white space (the White_Space property, which is not quite JavaScript's \s) and
 // counts what is left in code points, as PHP's mb_strlen did.
