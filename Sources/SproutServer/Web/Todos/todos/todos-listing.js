@@ -2,8 +2,10 @@
 // and the footer that says where the list stands.
 
 import { api } from "./todos-api.js";
-import { count, favourites, hideError, list, listEmpty, listEnd, loading, newTitle, PER_PAGE, readOnly, retry, searchQuery, sentinel,
-  setFavourite, showError, state } from "./todos-page.js";
+import {
+  count, favourites, hideError, list, listEmpty, listEnd, loading, newTitle, PER_PAGE, readOnly, retry, searchQuery,
+  sentinel, setFavourite, showError, state,
+} from "./todos-page.js";
 import { makeRow, rowFor, rows } from "./todos-rows.js";
 import { nextPage, parseTimestamp } from "./todos-rules.js";
 

@@ -6,9 +6,11 @@
 import { api } from "./todos-api.js";
 import { checkTitle, startEdit } from "./todos-edit.js";
 import { loadMore, removeRow, startListing, updateFooter } from "./todos-listing.js";
-import { createError, createForm, createSubmit, dialog, dialogName, favourites, favouritesOnly, hideDone, hideError, list,
-  newTitle, newTitleCount, readOnly, retry, say, searchClear, searchForm, searchQuery, sentinel, setFavourite, showCreateError,
-  showError, state } from "./todos-page.js";
+import {
+  createError, createForm, createSubmit, dialog, dialogName, favourites, favouritesOnly, hideDone, hideError, list,
+  newTitle, newTitleCount, readOnly, retry, say, searchClear, searchForm, searchQuery, sentinel, setFavourite,
+  showCreateError, showError, state,
+} from "./todos-page.js";
 import { fillRow, makeRow, rowTitle, showStar } from "./todos-rows.js";
 import { quoted, titleValid } from "./todos-rules.js";
 
