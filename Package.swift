@@ -76,7 +76,11 @@ let package = Package(
             ],
             // The OpenAPI document's YAML sources: scripts/generate-openapi merges them into OpenAPI/Document.
             exclude: ["OpenAPI/Sources"],
-            resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("OpenAPI/Document")],
+            // The web app: each service's templates and scripts in a folder named for its slug (Web/Site/WebResources.swift).
+            resources: [
+                .copy("Web/Site/site"), .copy("Web/Accounts/account"), .copy("Web/Todos/todos"), .copy("Web/Diary/diary"),
+                .copy("Web/Community/community"), .copy("Web/Market/market"), .copy("Web/Board/board"), .copy("OpenAPI/Document"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

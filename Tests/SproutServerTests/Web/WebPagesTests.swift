@@ -76,7 +76,7 @@ import Testing
         }
         #expect(page.body.contains(#"<label for="search-query">"#))
         let version = try #require(Self.assetVersion(in: page.body))
-        #expect(page.body.contains(#"<script src="/static/todos.js?v=\#(version)" defer></script>"#))
+        #expect(page.body.contains(#"<script type="module" src="/static/todos.js?v=\#(version)"></script>"#))
         #expect(page.body.contains(#"<link rel="stylesheet" href="/static/app.css?v=\#(version)">"#))
     }
 
@@ -122,6 +122,20 @@ import Testing
         #expect(try StaticAssets(directory: directory).version != first.version)
         try Data("x".utf8).write(to: directory.appendingPathComponent("notes.txt"))
         #expect(try StaticAssets(directory: directory)["notes.txt"] == nil)
+    }
+
+    /// Every service's folder serves under `/static/{name}`, so a name used in two folders is a mistake caught at start.
+    @Test func aFileNameUsedInTwoWebFoldersIsRefused() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-web-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folders = [root.appendingPathComponent("site"), root.appendingPathComponent("market")]
+        for folder in folders {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("export {};".utf8).write(to: folder.appendingPathComponent("\(folder.lastPathComponent).js"))
+        }
+        #expect(try StaticAssets(directories: folders)["market.js"] != nil)
+        try Data("export {};".utf8).write(to: folders[1].appendingPathComponent("site.js"))
+        #expect(throws: WebResourceError.self) { try StaticAssets(directories: folders) }
     }
 
     private func get(_ path: String) async throws -> Page {

@@ -2,7 +2,8 @@ import Foundation
 import NIOCore
 
 /// The web app's CSS and JavaScript, read once from the resource bundle and served from memory.
-/// Only files that exist in `Web/Static` are served, so a request path can never reach elsewhere on disk.
+/// Only the CSS, JavaScript and images in the web folders (`WebResources`) are served, by file name alone, so a
+/// request path can never reach elsewhere on disk.
 struct StaticAssets: Sendable {
     struct Asset: Sendable {
         let body: ByteBuffer
@@ -17,12 +18,15 @@ struct StaticAssets: Sendable {
     let version: String
 
     init(directory: URL) throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        try self.init(directories: [directory])
+    }
+
+    init(directories: [URL]) throws {
         var assets: [String: Asset] = [:]
         var hash = FNV1a()
-        for name in names {
+        for (name, url) in try WebResources.files(in: directories) {
             guard let contentType = Self.contentTypes[(name as NSString).pathExtension.lowercased()] else { continue }
-            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            let data = try Data(contentsOf: url)
             hash.add(Array(name.utf8))
             hash.add(Array(data))
             var fileHash = FNV1a()

@@ -1,15 +1,16 @@
 import Foundation
 import Mustache
 
-/// The web app's Mustache templates, read once from the resource bundle. Each page template renders the main
-/// content, which `layout.mustache` then wraps (receiving it unescaped as `{{{content}}}`).
+/// The web app's Mustache templates, read once from the web folders of the resource bundle (`WebResources`). Each
+/// page template renders the main content, which `layout.mustache` then wraps (receiving it unescaped as
+/// `{{{content}}}`).
 struct WebTemplates: Sendable {
     let library: MustacheLibrary
 
-    init(directory: URL) throws {
+    init(directories: [URL]) throws {
         var library = MustacheLibrary()
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".mustache") {
-            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        for (name, url) in try WebResources.files(in: directories) where name.hasSuffix(".mustache") {
+            let text = try String(contentsOf: url, encoding: .utf8)
             try library.register(text, named: String(name.dropLast(".mustache".count)))
         }
         self.library = library
@@ -37,7 +38,7 @@ struct LayoutContext {
     let pageName: String
     let assetVersion: String
     let nav: [NavItem]
-    /// Scripts from `/static`, in order: `site.js` first, then the page's own.
+    /// ES modules from `/static`, in order: `site.js` first, then the page's own.
     let scripts: [String]
     /// The signed-in account, shown in the header with its log-out button.
     let visitor: WebVisitor?

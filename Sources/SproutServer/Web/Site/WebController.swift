@@ -18,14 +18,12 @@ struct WebController<Context: RequestContext> {
     /// their absence means a broken install (the `*.resources` folder must sit beside the `sprout` binary).
     init(callers: any CallerResolving) {
         do {
-            guard let templates = Bundle.module.url(forResource: "Templates", withExtension: nil),
-                  let assets = Bundle.module.url(forResource: "Static", withExtension: nil)
-            else { throw CocoaError(.fileNoSuchFile) }
+            let folders = try WebResources.bundled()
             self.init(renderer: WebPageRenderer(
-                templates: try WebTemplates(directory: templates), assets: try StaticAssets(directory: assets), callers: callers
+                templates: try WebTemplates(directories: folders), assets: try StaticAssets(directories: folders), callers: callers
             ))
         } catch {
-            fatalError("Sprout's web resources (Web/Templates, Web/Static) could not be loaded from \(Bundle.module.bundlePath): \(error)")
+            fatalError("Sprout's web resources (\(WebResources.folders)) could not be loaded from \(Bundle.module.bundlePath): \(error)")
         }
     }
 

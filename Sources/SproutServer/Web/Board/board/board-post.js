@@ -1,0 +1,75 @@
+// Sprout web, Board: a post. Edit and delete for its writer (deleting after a confirmation), and a reply to it.
+
+import { api } from "./site-api.js";
+import { showError } from "./site-forms.js";
+import { notFound } from "./site-not-found.js";
+import { flashNext } from "./site-toast.js";
+import { $, API, boardDate, logInAgain, POST_GONE, postPath, showBadges } from "./board-common.js";
+
+export function setUpPost() {
+  const page = $("board-post-page");
+  const boardID = Number(page.dataset.boardId);
+  const postID = Number(page.dataset.postId);
+  const notice = $("notice");
+  const loading = $("loading");
+  const dialog = $("delete-dialog");
+
+  // `writable`: whether this account may write in the post's board, so may reply to it.
+  function showPost(post, writable) {
+    document.title = `${post.title} · Sprout`;
+    $("post-board").textContent = post.boardDisplayName;
+    showBadges($("post-badges"), post);
+    $("post-title-text").textContent = post.title;
+    $("post-writer").textContent = post.writer ? post.writer.displayName : "";
+    const date = $("post-date");
+    date.textContent = boardDate(post.createdDateTime, true);
+    date.dateTime = post.createdDateTime;
+    $("post-views").textContent = `조회 ${post.viewCount}`;
+    $("post-contents").textContent = post.contents;
+    $("post-edit").href = `${postPath(boardID, postID)}/edit`;
+    $("post-actions").hidden = !post.isOwner;
+    const reply = $("post-reply");
+    reply.href = `/board/${boardID}/write?reply=${postID}`;
+    reply.hidden = !writable;
+    const parent = post.parentPostId;
+    $("post-parent").hidden = !(parent > 0);
+    if (parent > 0) $("post-parent-link").href = postPath(boardID, parent);
+    $("post").hidden = false;
+  }
+
+  async function load() {
+    try {
+      // Opening a post counts a view, on the server. The board list says whether replying is allowed here (not in
+      // 공지사항); the post shows without it.
+      const [post, boards] = await Promise.all([
+        api("GET", `${API}/${boardID}/posts/${postID}`),
+        api("GET", API).then((answer) => answer.value, () => []),
+      ]);
+      const board = boards.find((b) => b.boardId === boardID);
+      showPost(post, Boolean(board && board.capability && board.capability.writable));
+    } catch (failure) {
+      if (failure.status === 401) return logInAgain();
+      // A well-formed id the API does not have: the site's not-found panel, as the server draws it for a bad one.
+      if (failure.status === 404) return notFound(POST_GONE);
+      showError(notice, `게시글을 불러오지 못했습니다. ${failure.message}`);
+    } finally {
+      loading.hidden = true;
+    }
+  }
+
+  $("post-delete").addEventListener("click", () => dialog.showModal());
+  dialog.addEventListener("close", async () => {
+    if (dialog.returnValue !== "delete") return;
+    dialog.returnValue = "";
+    try {
+      await api("DELETE", `${API}/${boardID}/posts/${postID}`);
+    } catch (failure) {
+      showError(notice, `게시글을 삭제하지 못했습니다. ${failure.message}`);
+      return;
+    }
+    flashNext("게시글을 삭제했습니다.");
+    location.assign("/board");
+  });
+
+  load();
+}
