@@ -6,6 +6,9 @@
 /// nested arrays took seconds of CPU.) Nested arrays and objects are checked for well-formedness but only noted
 /// as `.structured`; like PHP's `json_decode`, nesting deeper than `maximumDepth` is refused. A key given twice
 /// keeps its last value, as PHP does and as forms and queries do here.
+///
+/// Longer than 300 lines on purpose: one scanner whose value, string, number and nesting steps share its state,
+/// and read best together.
 enum JSONFields {
     enum Failure: Error, Equatable {
         case malformed
