@@ -2,19 +2,10 @@
 /// a sentence for every kind; the server's own `{"message"}` (English) is kept in `serverMessage`.
 extension SproutError {
     static func diaryKind(of error: APIError) -> Kind {
-        switch error {
-        case .transport: .offline
-        case .cancelled: .cancelled
-        case .decoding, .invalidRequest: .other
-        case .status(let code, _, _, _):
-            switch code {
-            case 400, 422: .invalidRequest
-            case 401: .unauthorized
-            case 404: .notFound
-            case 413: .tooLarge
-            case 409, 429, 500...599: .unavailable
-            default: .other
-            }
+        switch httpKind(of: error) {
+        case .conflict, .rateLimited: .unavailable  // tried again later, as a server that does not answer
+        case .forbidden: .other
+        case let kind: kind
         }
     }
 

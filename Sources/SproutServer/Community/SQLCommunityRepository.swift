@@ -110,7 +110,7 @@ struct SQLCommunityRepository: AccountActivity {
 
     func comments(_ query: CollectionQuery) async throws -> [Comment] {
         let statement: SQLStatement = """
-            \(raw: commentSelect) WHERE \(query.whereClause(table: "c"))
+            \(raw: Self.commentSelect) WHERE \(query.whereClause(table: "c"))
             ORDER BY \(raw: query.orderClause(table: "c")) \(query.limitClause(executor.dialect))
             """
         return try await executor.read(statement, as: CommentRow.self).map(\.comment)
@@ -124,7 +124,7 @@ struct SQLCommunityRepository: AccountActivity {
     /// The comments with these ids, in the order given; ids of comments deleted meanwhile are left out.
     func comments(ids: [Int]) async throws -> [Comment] {
         guard !ids.isEmpty else { return [] }
-        let statement: SQLStatement = "\(raw: commentSelect) WHERE c.id IN (\(list: ids))"
+        let statement: SQLStatement = "\(raw: Self.commentSelect) WHERE c.id IN (\(list: ids))"
         return Self.ordered(try await executor.read(statement, as: CommentRow.self).map(\.comment), as: ids, id: \.id)
     }
 
@@ -134,7 +134,7 @@ struct SQLCommunityRepository: AccountActivity {
     }
 
     func comment(id: Int) async throws -> Comment? {
-        try await executor.readFirst("\(raw: commentSelect) WHERE c.id = \(bind: id)", as: CommentRow.self)?.comment
+        try await executor.readFirst("\(raw: Self.commentSelect) WHERE c.id = \(bind: id)", as: CommentRow.self)?.comment
     }
 
     /// Adds a comment to a post; nil when the post does not exist.
@@ -187,13 +187,12 @@ struct SQLCommunityRepository: AccountActivity {
 
     // MARK: - Helpers
 
-    private var commentSelect: String {
-        """
-        SELECT c.id, c.comment, c.created_at, c.updated_at, \(Self.authorColumns),
+    /// What `CommentRow` reads, from a comment joined to its author and post.
+    private static let commentSelect = """
+        SELECT c.id, c.comment, c.created_at, c.updated_at, \(authorColumns),
           \(prefixedColumns(ShallowPost.columns, of: "p", as: "post_"))
         FROM comments c JOIN accounts a ON a.id = c.user_id JOIN posts p ON p.id = c.post_id
         """
-    }
 
     /// The ids a listing of `table` names (aliased by its first letter, as the filters and order expect).
     private func ids(of table: String, _ query: CollectionQuery) async throws -> [Int] {

@@ -35,11 +35,6 @@ extension SQLRow {
         return isNull(index) ? nil : try string(index)
     }
 
-    public func optionalDate(_ column: String) throws -> Date? {
-        let index = try index(of: column)
-        return isNull(index) ? nil : try date(index)
-    }
-
     public func optionalDouble(_ column: String) throws -> Double? {
         let index = try index(of: column)
         return isNull(index) ? nil : try double(index)

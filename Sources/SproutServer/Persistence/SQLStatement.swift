@@ -51,6 +51,11 @@ public struct SQLStatement: Sendable {
 
     /// Adds `piece` at the end, its placeholders numbered after this statement's.
     public mutating func append(_ piece: SQLStatement) {
+        // A piece without values has no placeholders of its own to move (`owner_id IS NULL`, a keyword).
+        guard !piece.binds.isEmpty else {
+            sql += piece.sql
+            return
+        }
         sql += Self.renumbered(piece.sql, after: binds.count)
         binds += piece.binds
     }
