@@ -1,48 +1,30 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Who is calling: resolved once per request by `AccountAuthenticator`, then answered in each service's own
-/// shape (Laravel 401, Strapi 403/401, …).
-enum Caller: Sendable {
-    /// No credentials at all.
-    case anonymous
-    /// A valid Bearer token (of the account's current token generation, or the one kept by a password change) or
-    /// browser session of an account that is not blocked.
-    case account(Account, Credential)
-    /// Credentials were given and are wrong: malformed, expired, signed with another key, of a deleted or blocked
-    /// account.
-    case rejected
-
-    enum Credential: Sendable, Equatable {
-        /// A Bearer token, by its id (`AccountTokenClaims.tokenID`).
-        case bearerToken(id: String)
-        /// The web app's session cookie, by its token (hashed only when a password change needs to keep it).
-        case sessionCookie(token: String)
-    }
-
-    var account: Account? {
-        if case .account(let account, _) = self { return account }
-        return nil
-    }
-}
-
-/// Resolves a request to its caller. `AccountAuthenticator` is the real one; a service takes this protocol so a
-/// test can stand in a fixed caller.
-protocol CallerResolving: Sendable {
-    func caller(of request: Request) async throws -> Caller
-}
-
-/// The one authenticator every service asks. A Bearer token (the scheme in any case, as one SeSAC client sends
-/// `bearer`) wins over the web app's session cookie; an empty `Authorization` header counts as none.
-struct AccountAuthenticator: CallerResolving {
+/// The one authenticator, asked once per request by `CallerMiddleware`. A Bearer token (the scheme in any case, as
+/// one SeSAC client sends `bearer`) wins over the web app's session cookie; an empty `Authorization` header counts
+/// as none.
+struct AccountAuthenticator: Sendable {
     let accounts: SQLAccountRepository
     let tokens: AccountTokens
     let sessions: WebSessions
+    /// SHA-256 of `BOARD_API_TOKEN`, so the comparison takes the same time whatever the guess.
+    private let boardAPITokenDigest: SHA256.Digest?
+
+    init(accounts: SQLAccountRepository, tokens: AccountTokens, sessions: WebSessions, boardAPIToken: String?) {
+        self.accounts = accounts
+        self.tokens = tokens
+        self.sessions = sessions
+        boardAPITokenDigest = boardAPIToken.flatMap { $0.isEmpty ? nil : SHA256.hash(data: Data($0.utf8)) }
+    }
 
     func caller(of request: Request) async throws -> Caller {
         if let header = request.authorizationCredential {
-            guard let token = Self.bearerToken(in: header), let claims = try await tokens.claims(of: token),
+            let token = Self.bearerToken(in: header)
+            if let token, let boardAPITokenDigest, SHA256.hash(data: Data(token.utf8)) == boardAPITokenDigest { return .boardAPIToken }
+            guard let token, let claims = try await tokens.claims(of: token),
                 let account = try await accounts.find(id: claims.accountID), !account.isBlocked, account.accepts(claims)
             else { return .rejected }
             return .account(account, .bearerToken(id: claims.tokenID))

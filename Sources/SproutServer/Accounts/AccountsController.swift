@@ -4,9 +4,11 @@ import SproutWire
 
 /// Strapi's users-permissions routes: `/auth/local/register`, `/auth/local`, `/users/me`, and the SeSAC server's
 /// `/custom/change-password`.
-struct AccountsController<Context: ClientOriginRequestContext> {
+struct AccountsController<Context: CallerRequestContext> {
+    /// The context of the routes about the caller's own account.
+    typealias SignedIn = SignedInContext<Context, StrapiError>
+
     let service: AccountsService
-    let authenticator: AccountAuthenticator
     let activity: any AccountActivity
     let maxBodySize: Int
 
@@ -15,8 +17,9 @@ struct AccountsController<Context: ClientOriginRequestContext> {
         routes.add(middleware: CallerDependentHeadersMiddleware())
         routes.post("auth/local/register", use: register)
         routes.post("auth/local", use: logIn)
-        routes.post("custom/change-password", use: changePassword)
-        routes.get("users/me", use: me)
+        let signedIn = routes.group(context: SignedIn.self)
+        signedIn.post("custom/change-password", use: changePassword)
+        signedIn.get("users/me", use: me)
         return routes
     }
 
@@ -35,15 +38,14 @@ struct AccountsController<Context: ClientOriginRequestContext> {
         return try Response.json(StrapiAuthJSON(jwt: token, user: user))
     }
 
-    @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
-        let (account, credential) = try await authenticator.strapiCredential(of: request)
+    @Sendable func changePassword(_ request: Request, context: SignedIn) async throws -> Response {
         let input = try AccountInput.passwordChange(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let updated = try await service.changePassword(of: account, calling: credential, input, address: context.client.address)
+        let updated = try await service.changePassword(of: context.account, calling: context.credential, input, address: context.client.address)
         return try Response.json(StrapiUserJSON(updated, activity: try await activity.activity(ofAccount: updated.id)))
     }
 
-    @Sendable func me(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func me(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         return try Response.json(StrapiUserJSON(account, activity: try await activity.activity(ofAccount: account.id)))
     }
 }

@@ -12,7 +12,9 @@ struct AccountsParts: Sendable {
         tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor, sealer: sealer), clock: clock)
         sessions = WebSessions(executor: executor, clock: clock)
         addressLimit = AddressRateLimit(ledger: RateLimitLedger(executor: executor), perHour: configuration.signUpsPerAddressPerHour)
-        authenticator = AccountAuthenticator(accounts: repository, tokens: tokens, sessions: sessions)
+        authenticator = AccountAuthenticator(
+            accounts: repository, tokens: tokens, sessions: sessions, boardAPIToken: configuration.boardAPIToken
+        )
         service = AccountsService(
             accounts: repository, tokens: tokens, throttle: LoginThrottle(executor: executor), addressLimit: addressLimit,
             hasher: PasswordHasher(cost: configuration.passwordHashCost), clock: clock

@@ -57,29 +57,30 @@ func buildRouter(
     let sealer = sealer ?? SecretSealer(configuration)
     let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer, clock: clock)
     // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
-    let web = WebController<SproutRequestContext>(callers: accounts.authenticator)
+    let web = WebController<SproutRequestContext>(authenticator: accounts.authenticator)
     router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.trustedProxies))
     router.add(middleware: RequestLoggingMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorRenderingMiddleware(pages: web.renderer))
     router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
     router.addRoutes(OpenAPIController<SproutRequestContext>().endpoints)
+    // Every route below reads its caller from the context, resolved here once per request.
+    router.add(middleware: CallerMiddleware(authenticator: accounts.authenticator))
 
     let community = SQLCommunityRepository(executor: database.executor)
     router.add(middleware: CrossSiteRequestGuard(publicURL: configuration.publicURL))
     router.addRoutes(AccountsController<SproutRequestContext>(
-        service: accounts.service, authenticator: accounts.authenticator, activity: community,
+        service: accounts.service, activity: community,
         maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
     router.addRoutes(CommunityController<SproutRequestContext>(
-        repository: community, authenticator: accounts.authenticator, emailVisibility: configuration.emailVisibility,
+        repository: community, emailVisibility: configuration.emailVisibility,
         maxBodySize: configuration.maxRequestBodySize, maximumListRows: configuration.communityListMaxRows,
         largeLists: LargeListSlots(configuration.communityLargeLists), clock: clock
     ).endpoints)
 
     let todos = TodosController<SQLTodoRepository, SproutRequestContext>(
         repository: SQLTodoRepository(executor: database.executor),
-        callers: accounts.authenticator,
         maxBodySize: configuration.maxRequestBodySize,
         clock: clock
     )
@@ -93,23 +94,22 @@ func buildRouter(
         products: market.products, json: market.json, maxBodySize: configuration.maxRequestBodySize
     ).endpoints)
     router.addRoutes(VendorsController<SproutRequestContext>(
-        vendors: market.vendors, authenticator: accounts.authenticator, addressLimit: accounts.addressLimit,
+        vendors: market.vendors, addressLimit: accounts.addressLimit,
         maxBodySize: configuration.maxRequestBodySize, clock: clock
     ).endpoints)
     router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
     router.addRoutes(BoardController<SproutRequestContext>(
         repository: SQLBoardRepository(executor: database.executor),
-        authenticator: BoardAuthenticator(accounts: accounts.authenticator, staticToken: configuration.boardAPIToken),
         emailVisibility: configuration.emailVisibility,
         maxBodySize: configuration.maxRequestBodySize,
         clock: clock
     ).endpoints, atPath: "/api/v2")
     router.addRoutes(DiaryController<SproutRequestContext>(
-        repository: SQLDiaryRepository(executor: database.executor, keptVersions: configuration.diaryKeptVersions), callers: accounts.authenticator,
+        repository: SQLDiaryRepository(executor: database.executor, keptVersions: configuration.diaryKeptVersions),
         clock: clock
     ).endpoints, atPath: "/api/diary")
     router.addRoutes(WeatherController<SproutRequestContext>(
-        service: WeatherService(configuration, executor: database.executor, logger: logger), callers: accounts.authenticator,
+        service: WeatherService(configuration, executor: database.executor, logger: logger),
         clock: clock
     ).endpoints, atPath: "/api")
     router.addRoutes(web.endpoints)

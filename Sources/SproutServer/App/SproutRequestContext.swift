@@ -3,12 +3,14 @@ import Hummingbird
 import NIOCore
 
 /// The per-request context shared by every service's routes.
-public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext, ClientOriginRequestContext {
+public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext, CallerRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address: the client's, or a reverse proxy's (`client` says whose request it is).
     public let remoteAddress: SocketAddress?
     /// The client: the peer, or the one a trusted proxy names (`ClientOriginMiddleware`).
     public var client: ClientOrigin
+    /// Who is calling (`CallerMiddleware`).
+    var caller = Caller.anonymous
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

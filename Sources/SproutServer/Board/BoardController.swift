@@ -6,9 +6,11 @@ import SproutWire
 /// The Mail Plug board API at `/api/v2/boards…`: boards, posts newest first with `offset`/`limit`, search by
 /// target, a post's detail (which counts a view), and — beyond the original — writing, editing and deleting one's
 /// own posts in writable boards.
-struct BoardController<Context: RequestContext> {
+struct BoardController<Context: CallerRequestContext> {
+    /// Every route's context: an account or the static token; anyone else gets the board's 401.
+    typealias BoardContext = BoardRequestContext<Context>
+
     let repository: SQLBoardRepository
-    let authenticator: BoardAuthenticator
     let emailVisibility: EmailVisibility
     let maxBodySize: Int
     /// The time of day (`buildApplication` hands in the application's).
@@ -17,23 +19,24 @@ struct BoardController<Context: RequestContext> {
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.add(middleware: CallerDependentHeadersMiddleware())
-        routes.get("boards", use: boards)
-        routes.get("boards/{boardId}/posts", use: posts)
-        routes.post("boards/{boardId}/posts", use: createPost)
-        routes.get("boards/{boardId}/posts/{postId}", use: showPost)
-        routes.put("boards/{boardId}/posts/{postId}", use: updatePost)
-        routes.delete("boards/{boardId}/posts/{postId}", use: deletePost)
+        let authorized = routes.group(context: BoardContext.self)
+        authorized.get("boards", use: boards)
+        authorized.get("boards/{boardId}/posts", use: posts)
+        authorized.post("boards/{boardId}/posts", use: createPost)
+        authorized.get("boards/{boardId}/posts/{postId}", use: showPost)
+        authorized.put("boards/{boardId}/posts/{postId}", use: updatePost)
+        authorized.delete("boards/{boardId}/posts/{postId}", use: deletePost)
         return routes
     }
 
-    @Sendable func boards(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+    @Sendable func boards(_ request: Request, context: BoardContext) async throws -> Response {
+        let caller = context.caller
         let boards = try await repository.boards(now: clock.now).map { $0.json(for: caller) }
         return try Response.json(BoardEnvelope(value: boards, offset: 0, limit: boards.count, total: boards.count))
     }
 
-    @Sendable func posts(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+    @Sendable func posts(_ request: Request, context: BoardContext) async throws -> Response {
+        let caller = context.caller
         let query = try BoardInput.postQuery(request.queryFields)
         let now = clock.now
         let board = try await board(context, now: now)
@@ -43,15 +46,15 @@ struct BoardController<Context: RequestContext> {
         ))
     }
 
-    @Sendable func showPost(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+    @Sendable func showPost(_ request: Request, context: BoardContext) async throws -> Response {
+        let caller = context.caller
         let now = clock.now
         let board = try await board(context, now: now)
         guard let post = try await repository.viewPost(id: try postID(context), boardID: board.id) else { throw BoardError.postNotFound }
         return try Response.json(post.json(for: caller, now: now, emails: emailVisibility))
     }
 
-    @Sendable func createPost(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func createPost(_ request: Request, context: BoardContext) async throws -> Response {
         let (account, board) = try await writer(request, context)
         let input = try BoardInput.post(try await bodyFields(request), allowingParent: true)
         if let parent = input.parentPostID, try await repository.post(id: parent, boardID: board.id) == nil {
@@ -64,7 +67,7 @@ struct BoardController<Context: RequestContext> {
         return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility), status: .created)
     }
 
-    @Sendable func updatePost(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func updatePost(_ request: Request, context: BoardContext) async throws -> Response {
         let (account, board) = try await writer(request, context)
         let id = try postID(context)
         let input = try BoardInput.post(try await bodyFields(request), allowingParent: false)
@@ -75,7 +78,7 @@ struct BoardController<Context: RequestContext> {
         return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility))
     }
 
-    @Sendable func deletePost(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deletePost(_ request: Request, context: BoardContext) async throws -> Response {
         let (account, board) = try await writer(request, context)
         let id = try postID(context)
         guard try await repository.deletePost(id: id, boardID: board.id, accountID: account.id) else {
@@ -87,8 +90,8 @@ struct BoardController<Context: RequestContext> {
     // MARK: - Request parts
 
     /// An account writing in a writable board (the static token writes nothing).
-    private func writer(_ request: Request, _ context: Context) async throws -> (Account, Board) {
-        let caller = try await authenticator.caller(of: request)
+    private func writer(_ request: Request, _ context: BoardContext) async throws -> (Account, Board) {
+        let caller = context.caller
         let board = try await board(context, now: clock.now)
         guard case .account(let account) = caller else { throw BoardError.readOnlyToken }
         guard board.writable else { throw BoardError.notWritable }
@@ -100,14 +103,14 @@ struct BoardController<Context: RequestContext> {
         try await repository.post(id: id, boardID: boardID) == nil ? .postNotFound : .notYourPost
     }
 
-    private func board(_ context: Context, now: Date) async throws -> Board {
+    private func board(_ context: BoardContext, now: Date) async throws -> Board {
         guard let raw = context.parameters.get("boardId"), let id = Int(raw), id > 0,
               let board = try await repository.board(id: id, now: now)
         else { throw BoardError.boardNotFound }
         return board
     }
 
-    private func postID(_ context: Context) throws -> Int {
+    private func postID(_ context: BoardContext) throws -> Int {
         guard let raw = context.parameters.get("postId"), let id = Int(raw), id > 0 else { throw BoardError.postNotFound }
         return id
     }

@@ -34,17 +34,6 @@ struct BoardPost: Sendable, Equatable {
     let hasReply: Bool
 }
 
-/// Who is asking: an account, or the configured static token (reads everything, writes nothing, owns nothing).
-enum BoardCaller: Sendable {
-    case account(Account)
-    case staticToken
-
-    var accountID: Int? {
-        if case .account(let account) = self { return account.id }
-        return nil
-    }
-}
-
 struct BoardPostQuery: Sendable, Equatable {
     var offset = 0
     var limit = 30

@@ -4,9 +4,11 @@ import SproutWire
 
 /// The SeSAC community's Strapi v3 collections, `/posts` and `/comments`. Every route needs an account; only
 /// the author may edit or delete. Every success is 200, create and delete included.
-struct CommunityController<Context: RequestContext> {
+struct CommunityController<Context: CallerRequestContext> {
+    /// Every route's context: Strapi's refusals answer anyone without an account.
+    typealias SignedIn = SignedInContext<Context, StrapiError>
+
     let repository: SQLCommunityRepository
-    let authenticator: AccountAuthenticator
     let emailVisibility: EmailVisibility
     let maxBodySize: Int
     /// Most rows one list answer holds (`COMMUNITY_LIST_MAX_ROWS`); `_limit=-1` means this many.
@@ -18,25 +20,26 @@ struct CommunityController<Context: RequestContext> {
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.add(middleware: CallerDependentHeadersMiddleware())
-        routes.get("posts", use: listPosts)
-        routes.get("posts/count", use: countPosts)
-        routes.get("posts/{id}", use: showPost)
-        routes.post("posts", use: createPost)
-        routes.put("posts/{id}", use: updatePost)
-        routes.delete("posts/{id}", use: deletePost)
-        routes.get("comments", use: listComments)
-        routes.get("comments/count", use: countComments)
-        routes.get("comments/{id}", use: showComment)
-        routes.post("comments", use: createComment)
-        routes.put("comments/{id}", use: updateComment)
-        routes.delete("comments/{id}", use: deleteComment)
+        let signedIn = routes.group(context: SignedIn.self)
+        signedIn.get("posts", use: listPosts)
+        signedIn.get("posts/count", use: countPosts)
+        signedIn.get("posts/{id}", use: showPost)
+        signedIn.post("posts", use: createPost)
+        signedIn.put("posts/{id}", use: updatePost)
+        signedIn.delete("posts/{id}", use: deletePost)
+        signedIn.get("comments", use: listComments)
+        signedIn.get("comments/count", use: countComments)
+        signedIn.get("comments/{id}", use: showComment)
+        signedIn.post("comments", use: createComment)
+        signedIn.put("comments/{id}", use: updateComment)
+        signedIn.delete("comments/{id}", use: deleteComment)
         return routes
     }
 
     // MARK: - Posts
 
-    @Sendable func listPosts(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func listPosts(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields).capped(at: maximumListRows)
         let emails = emails(account)
         guard !query.fitsOnePage else {
@@ -47,28 +50,27 @@ struct CommunityController<Context: RequestContext> {
         }
     }
 
-    @Sendable func countPosts(_ request: Request, context: Context) async throws -> Response {
-        _ = try await authenticator.strapiAccount(of: request)
+    @Sendable func countPosts(_ request: Request, context: SignedIn) async throws -> Response {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields)
         return try Response.json(try await repository.countPosts(query))
     }
 
-    @Sendable func showPost(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func showPost(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         guard let post = try await repository.post(id: try id(context)) else { throw StrapiError.notFound }
         return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
-    @Sendable func createPost(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func createPost(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
         let post = try await repository.createPost(text: text, by: Author(account), at: clock.now.truncatedToMilliseconds)
         return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
-    @Sendable func updatePost(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func updatePost(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let id = try id(context)
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
@@ -76,16 +78,16 @@ struct CommunityController<Context: RequestContext> {
         return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
-    @Sendable func deletePost(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func deletePost(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let post = try await repository.deletePost(id: try id(context), by: account.id).get(orThrow: Self.error)
         return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
     // MARK: - Comments
 
-    @Sendable func listComments(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func listComments(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields).capped(at: maximumListRows)
         let emails = emails(account)
         guard !query.fitsOnePage else {
@@ -96,20 +98,19 @@ struct CommunityController<Context: RequestContext> {
         }
     }
 
-    @Sendable func countComments(_ request: Request, context: Context) async throws -> Response {
-        _ = try await authenticator.strapiAccount(of: request)
+    @Sendable func countComments(_ request: Request, context: SignedIn) async throws -> Response {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields)
         return try Response.json(try await repository.countComments(query))
     }
 
-    @Sendable func showComment(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func showComment(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         guard let comment = try await repository.comment(id: try id(context)) else { throw StrapiError.notFound }
         return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 
-    @Sendable func createComment(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func createComment(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
         let postID = try CommunityInput.id(fields, field: "post")
@@ -120,8 +121,8 @@ struct CommunityController<Context: RequestContext> {
     }
 
     /// `post` may be resent (the SeSAC app does); a comment stays on the post it was written under.
-    @Sendable func updateComment(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func updateComment(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let id = try id(context)
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
@@ -129,8 +130,8 @@ struct CommunityController<Context: RequestContext> {
         return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 
-    @Sendable func deleteComment(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.strapiAccount(of: request)
+    @Sendable func deleteComment(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let comment = try await repository.deleteComment(id: try id(context), by: account.id).get(orThrow: Self.error)
         return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
@@ -156,7 +157,7 @@ struct CommunityController<Context: RequestContext> {
     }
 
     /// A path id that is not a positive integer names nothing: 404.
-    private func id(_ context: Context) throws(StrapiError) -> Int {
+    private func id(_ context: SignedIn) throws(StrapiError) -> Int {
         guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else { throw .notFound }
         return id
     }

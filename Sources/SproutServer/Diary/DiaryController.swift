@@ -4,25 +4,28 @@ import SproutWire
 
 /// Sprout's own Diary API at `/api/diary/entries…` (docs/diary-api.md): per-account entries with client-made ids,
 /// idempotent `PUT`, tombstones, paging, `since` for sync, and the versions a write replaced.
-struct DiaryController<Context: RequestContext> {
+struct DiaryController<Context: CallerRequestContext> {
+    /// Every route's context: the Diary answers anyone without an account 401.
+    typealias SignedIn = SignedInContext<Context, DiaryError>
+
     let repository: SQLDiaryRepository
-    let callers: any CallerResolving
     /// The time of day (`buildApplication` hands in the application's).
     var clock = WallClock.system
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.add(middleware: CallerDependentHeadersMiddleware())
-        routes.get("entries", use: list)
-        routes.get("entries/{entryId}", use: show)
-        routes.put("entries/{entryId}", use: put)
-        routes.delete("entries/{entryId}", use: delete)
-        routes.get("entries/{entryId}/versions", use: versions)
+        let signedIn = routes.group(context: SignedIn.self)
+        signedIn.get("entries", use: list)
+        signedIn.get("entries/{entryId}", use: show)
+        signedIn.put("entries/{entryId}", use: put)
+        signedIn.delete("entries/{entryId}", use: delete)
+        signedIn.get("entries/{entryId}/versions", use: versions)
         return routes
     }
 
-    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
-        let account = try await DiaryCallers.account(of: request, from: callers)
+    @Sendable func list(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         switch try DiaryInput.listQuery(request.queryFields) {
         case .page(let limit, let offset):
             let page = try await repository.page(accountID: account.id, limit: limit, offset: offset)
@@ -36,16 +39,16 @@ struct DiaryController<Context: RequestContext> {
         }
     }
 
-    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let account = try await DiaryCallers.account(of: request, from: callers)
+    @Sendable func show(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         guard let entry = try await repository.entry(accountID: account.id, id: try entryID(context)), !entry.deleted else {
             throw DiaryError.notFound
         }
         return try Response.json(entry.json)
     }
 
-    @Sendable func put(_ request: Request, context: Context) async throws -> Response {
-        let account = try await DiaryCallers.account(of: request, from: callers)
+    @Sendable func put(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let id = try entryID(context)
         let body = try await request.jsonBody(DiaryWriteBody.self, limit: DiaryInput.maximumRequestBytes, refusal: DiaryError.unreadableBody)
         switch try await repository.put(accountID: account.id, id: id, write: body.write, now: clock.now) {
@@ -54,8 +57,8 @@ struct DiaryController<Context: RequestContext> {
         }
     }
 
-    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
-        let account = try await DiaryCallers.account(of: request, from: callers)
+    @Sendable func delete(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         let id = try entryID(context)
         let base = try DiaryInput.deleteBase(query: request.queryFields, ifMatch: request.headers[.ifMatch])
         let tombstone: DiaryEntry
@@ -69,23 +72,15 @@ struct DiaryController<Context: RequestContext> {
         ))
     }
 
-    @Sendable func versions(_ request: Request, context: Context) async throws -> Response {
-        let account = try await DiaryCallers.account(of: request, from: callers)
+    @Sendable func versions(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
         guard let versions = try await repository.versions(accountID: account.id, id: try entryID(context)) else {
             throw DiaryError.neverSeen
         }
         return try Response.json(DiaryVersionsJSON(versions: versions.map(\.json)))
     }
 
-    private func entryID(_ context: Context) throws -> String {
+    private func entryID(_ context: SignedIn) throws -> String {
         try DiaryInput.entryID(context.parameters.get("entryId"))
-    }
-}
-
-/// The Diary and the weather serve accounts only: a Bearer JWT or the web app's session.
-enum DiaryCallers {
-    static func account(of request: Request, from callers: any CallerResolving) async throws -> Account {
-        guard let account = try await callers.caller(of: request).account else { throw DiaryError.unauthorized }
-        return account
     }
 }

@@ -29,3 +29,8 @@ struct DiaryError: HTTPResponseError {
         try Response.json(DiaryErrorJSON(message: message), status: status)
     }
 }
+
+extension DiaryError: SignInRefusal {
+    /// The Diary and the weather serve accounts only (a Bearer JWT or the web app's session): anyone else gets 401.
+    static func refusal(for caller: Caller) -> any Error { DiaryError.unauthorized }
+}

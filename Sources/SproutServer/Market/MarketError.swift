@@ -33,3 +33,8 @@ struct MarketError: HTTPResponseError {
         try Response.json(MarketErrorJSON(code: status.code, message: message), status: status)
     }
 }
+
+extension MarketError: SignInRefusal {
+    /// `/api/vendors` serves accounts (a Bearer JWT or the web app's session); anyone else gets 401.
+    static func refusal(for caller: Caller) -> any Error { MarketError.signInRequired }
+}

@@ -4,9 +4,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The Laravel learning server's todos API, mounted at `/api/v2` and `/api/v1` (same behaviour, same data).
-struct TodosController<Repository: TodoRepository, Context: RequestContext> {
+struct TodosController<Repository: TodoRepository, Context: CallerRequestContext> {
     let repository: Repository
-    let callers: any CallerResolving
     let maxBodySize: Int
     /// The time of day (`buildApplication` hands in the application's).
     var clock = WallClock.system
@@ -34,14 +33,14 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let owner = try await owner(request)
+        let owner = try owner(context)
         let id = try todoID(context)
         guard let todo = try await repository.find(id: id, owner: owner) else { throw LaravelError.todoNotFound }
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.show))
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
-        let owner = try await owner(request)
+        let owner = try owner(context)
         let fields = try await bodyFields(request)
         let input = try TodoInput.creation(from: fields)
         let todo = try await repository.create(title: input.title, isDone: input.isDone, owner: owner, at: clock.now.truncatedToSeconds)
@@ -49,7 +48,7 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
-        let owner = try await owner(request)
+        let owner = try owner(context)
         let id = try todoID(context)
         let changes = try TodoInput.changes(from: try await bodyFields(request))
         let todo = try await repository.update(id: id, with: changes, owner: owner, at: clock.now.truncatedToSeconds)
@@ -58,14 +57,14 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
-        let owner = try await owner(request)
+        let owner = try owner(context)
         let id = try todoID(context)
         guard let todo = try await repository.delete(id: id, owner: owner) else { throw LaravelError.todoNotFound }
         return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.delete))
     }
 
     private func page(_ request: Request, context: Context, searching: Bool, message: String) async throws -> Response {
-        let owner = try await owner(request)
+        let owner = try owner(context)
         let pageRequest = try TodoInput.pageRequest(from: request.queryFields, searching: searching)
         let page: TodoPage
         if let text = pageRequest.titleContains, !TodoInput.searchCanMatch(text) {
@@ -88,11 +87,11 @@ struct TodosController<Repository: TodoRepository, Context: RequestContext> {
 
     /// Anonymous calls work on the original's one shared list; an account's token (or web session) on that
     /// account's own list. A token that names no one is Laravel's 401 `Unauthenticated.`, never the shared list.
-    private func owner(_ request: Request) async throws -> TodoOwner {
-        switch try await callers.caller(of: request) {
+    private func owner(_ context: Context) throws(LaravelError) -> TodoOwner {
+        switch context.caller {
         case .anonymous: .anonymous
         case .account(let account, _): .account(account.id)
-        case .rejected: throw LaravelError.unauthenticated
+        case .rejected, .boardAPIToken: throw .unauthenticated
         }
     }
 }

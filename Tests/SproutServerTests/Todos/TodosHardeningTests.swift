@@ -115,8 +115,9 @@ import Testing
     /// The controller answers such a query itself: the repository is never asked.
     @Test func aQueryLongerThanAnyTitleCostsNoQuery() async throws {
         let repository = RecordingTodoRepository()
-        let router = Router()
-        router.addRoutes(TodosController(repository: repository, callers: NoAccounts(), maxBodySize: 1 << 20).endpoints, atPath: "/api/v2")
+        // No `CallerMiddleware`: every caller is anonymous, and no accounts database is needed.
+        let router = Router(context: SproutRequestContext.self)
+        router.addRoutes(TodosController(repository: repository, maxBodySize: 1 << 20).endpoints, atPath: "/api/v2")
         try await Application(router: router).test(.router) { client in
             let long = String(repeating: "가", count: 766)
             let tooLong = try await client.send(.get, "/api/v2/todos/search?query=\(long)")
@@ -153,9 +154,4 @@ final class RecordingTodoRepository: TodoRepository, @unchecked Sendable {
     }
     func update(id: Int, with changes: TodoChanges, owner: TodoOwner, at now: Date) async throws -> Todo? { nil }
     func delete(id: Int, owner: TodoOwner) async throws -> Todo? { nil }
-}
-
-/// Every caller is anonymous: for controller tests without an accounts database.
-struct NoAccounts: CallerResolving {
-    func caller(of request: Request) async throws -> Caller { .anonymous }
 }

@@ -3,14 +3,14 @@ import Hummingbird
 /// The account pages: `/account/signup`, `/account/login` and `/account/password`. Their forms post to
 /// `/web/account`, `/web/session` and the API's `/custom/change-password` (`account.js`); logging out is the
 /// header's button on every page (`site.js`).
-struct AccountPages<Context: RequestContext> {
+struct AccountPages<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get("account/signup") { request, _ in try await self.signedOutPage("account-signup", title: "회원가입", request: request) }
-        routes.get("account/login") { request, _ in try await self.signedOutPage("account-login", title: "로그인", request: request) }
-        routes.get("account/password") { request, _ in try await self.passwordPage(request) }
+        routes.get("account/signup") { request, context in try self.signedOutPage("account-signup", title: "회원가입", request: request, context: context) }
+        routes.get("account/login") { request, context in try self.signedOutPage("account-login", title: "로그인", request: request, context: context) }
+        routes.get("account/password") { request, context in try self.passwordPage(request, context: context) }
         return routes
     }
 
@@ -22,16 +22,15 @@ struct AccountPages<Context: RequestContext> {
     }
 
     /// Sign-up and log-in are for visitors who are not signed in; one who is goes straight on to `next`.
-    private func signedOutPage(_ template: String, title: String, request: Request) async throws -> Response {
+    private func signedOutPage(_ template: String, title: String, request: Request, context: Context) throws -> Response {
         let next = LocalAddress.validated(request.uri.queryParameters.get("next"), default: "/community")
-        let visitor = try await renderer.visitor(of: request)
-        if visitor != nil { return .seeOther(next) }
+        if renderer.visitor(of: context) != nil { return .seeOther(next) }
         let context = FormContext(next: next, nextQuery: LocalAddress.encoded(next), visitor: nil)
         return try renderer.render(template, context: context, title: title, current: nil, scripts: ["account.js"], visitor: nil, request: request)
     }
 
-    private func passwordPage(_ request: Request) async throws -> Response {
-        guard let visitor = try await renderer.visitor(of: request) else {
+    private func passwordPage(_ request: Request, context: Context) throws -> Response {
+        guard let visitor = renderer.visitor(of: context) else {
             return .seeOther("/account/login?next=" + LocalAddress.encoded("/account/password"))
         }
         let context = FormContext(next: "/community", nextQuery: LocalAddress.encoded("/community"), visitor: visitor)

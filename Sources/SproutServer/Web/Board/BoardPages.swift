@@ -6,7 +6,7 @@ import Hummingbird
 /// writes a reply to that post, the API's `parentPostId`). `board.js` talks to
 /// `/api/v2/boards…` with the session cookie, which the board API takes as the account. Every board page needs an
 /// account, as the API does: signed-out visitors see the log-in prompt.
-struct BoardPages<Context: RequestContext> {
+struct BoardPages<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
 
     static var app: WebApp { WebApp.all.first { $0.slug == "board" }! }
@@ -42,7 +42,7 @@ struct BoardPages<Context: RequestContext> {
 
     @Sendable func postPage(_ request: Request, context: Context) async throws -> Response {
         let (boardID, postID) = (try Self.id("boardId", context), try Self.id("postId", context))
-        let visitor = try await renderer.visitor(of: request)
+        let visitor = renderer.visitor(of: context)
         let page = PostContext(boardID: boardID, postID: postID, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "board-post", context: page, title: "게시글", current: Self.app, scripts: visitor == nil ? [] : ["board.js"],
@@ -56,15 +56,15 @@ struct BoardPages<Context: RequestContext> {
             guard let id = Int(raw), id > 0 else { throw HTTPError(.notFound) }
             replyTo = id
         }
-        return try await formPage(boardID: try Self.id("boardId", context), editing: nil, replyTo: replyTo, request: request)
+        return try formPage(boardID: try Self.id("boardId", context), editing: nil, replyTo: replyTo, request: request, context: context)
     }
 
     @Sendable func editPage(_ request: Request, context: Context) async throws -> Response {
-        try await formPage(boardID: try Self.id("boardId", context), editing: try Self.id("postId", context), replyTo: nil, request: request)
+        try formPage(boardID: try Self.id("boardId", context), editing: try Self.id("postId", context), replyTo: nil, request: request, context: context)
     }
 
-    private func formPage(boardID: Int, editing: Int?, replyTo: Int?, request: Request) async throws -> Response {
-        let visitor = try await renderer.visitor(of: request)
+    private func formPage(boardID: Int, editing: Int?, replyTo: Int?, request: Request, context: Context) throws -> Response {
+        let visitor = renderer.visitor(of: context)
         let page = FormContext(boardID: boardID, editing: editing, replyTo: replyTo, visitor: visitor, logInPath: request.logInPath)
         let title = editing != nil ? "글 수정" : replyTo != nil ? "답글 쓰기" : "글쓰기"
         return try renderer.render(

@@ -4,7 +4,7 @@ import Hummingbird
 /// `/community/posts/{id}` (a post with its comments) and `/community/write` (a new post, or with `?post=ID`
 /// an edit: writing and editing share one screen, as in the app). `community.js` talks to `/posts` and
 /// `/comments` with the session cookie. Signed-out visitors see the log-in prompt instead.
-struct CommunityPages<Context: RequestContext> {
+struct CommunityPages<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
 
     static var app: WebApp { WebApp.all.first { $0.slug == "community" }! }
@@ -35,7 +35,7 @@ struct CommunityPages<Context: RequestContext> {
 
     @Sendable func postPage(_ request: Request, context: Context) async throws -> Response {
         guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else { throw HTTPError(.notFound) }
-        let visitor = try await renderer.visitor(of: request)
+        let visitor = renderer.visitor(of: context)
         let page = PostContext(postID: id, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "community-post", context: page, title: "게시물", current: Self.app, scripts: visitor == nil ? [] : ["community.js"],
@@ -45,7 +45,7 @@ struct CommunityPages<Context: RequestContext> {
 
     @Sendable func writePage(_ request: Request, context: Context) async throws -> Response {
         let editing = request.uri.queryParameters.get("post").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
-        let visitor = try await renderer.visitor(of: request)
+        let visitor = renderer.visitor(of: context)
         let page = WriteContext(editing: editing, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "community-write", context: page, title: editing == nil ? "새 글" : "글 수정", current: Self.app,

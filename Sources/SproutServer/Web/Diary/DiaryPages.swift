@@ -5,7 +5,7 @@ import Hummingbird
 /// the script makes its UUID) and `/diary/{id}` (an entry, by its UUID). One screen for writing and editing, as in
 /// the app: the first line is the title. `diary.js` talks to `/api/diary/entries…` and `/api/weather` with the
 /// session cookie. Every diary page needs an account, as the API does: signed-out visitors see the log-in prompt.
-struct DiaryPages<Context: RequestContext> {
+struct DiaryPages<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
 
     static var app: WebApp { WebApp.all.first { $0.slug == "diary" }! }
@@ -36,7 +36,7 @@ struct DiaryPages<Context: RequestContext> {
         } else {
             throw HTTPError(.notFound)
         }
-        let visitor = try await renderer.visitor(of: request)
+        let visitor = renderer.visitor(of: context)
         let page = EntryContext(entryID: entryID, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "diary-entry", context: page, title: entryID == nil ? "새 일기" : "일기", current: Self.app,

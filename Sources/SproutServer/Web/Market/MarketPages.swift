@@ -8,7 +8,7 @@ import Hummingbird
 /// sent to log in first from the form (coming back to it afterwards) and see the log-in prompt on the vendor page.
 /// An account that is no vendor yet is sent from `/market/new` to `/market/vendor?next=/market/new` by the script,
 /// which becomes a vendor there and comes back.
-struct MarketPages<Context: RequestContext> {
+struct MarketPages<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
     /// The server's limit for one image (`MARKET_MAX_IMAGE_BYTES`): the form shrinks larger pictures to fit first.
     let maxImageBytes: Int
@@ -50,7 +50,7 @@ struct MarketPages<Context: RequestContext> {
 
     @Sendable func productPage(_ request: Request, context: Context) async throws -> Response {
         let id = try productID(context)
-        let visitor = try await renderer.visitor(of: request)
+        let visitor = renderer.visitor(of: context)
         return try renderer.render(
             "market-product", context: ProductContext(productID: id, visitor: visitor), title: "상품", current: Self.app,
             scripts: ["market.js"], visitor: visitor, request: request
@@ -58,15 +58,15 @@ struct MarketPages<Context: RequestContext> {
     }
 
     @Sendable func newPage(_ request: Request, context: Context) async throws -> Response {
-        try await formPage(editing: nil, request: request)
+        try formPage(editing: nil, request: request, context: context)
     }
 
     @Sendable func editPage(_ request: Request, context: Context) async throws -> Response {
-        try await formPage(editing: try productID(context), request: request)
+        try formPage(editing: try productID(context), request: request, context: context)
     }
 
     @Sendable func vendorPage(_ request: Request, context: Context) async throws -> Response {
-        let visitor = try await renderer.visitor(of: request)
+        let visitor = renderer.visitor(of: context)
         let next = LocalAddress.validated(request.uri.queryParameters.get("next"), default: "")
         let page = VendorContext(visitor: visitor, logInPath: request.logInPath, next: next.isEmpty ? nil : next)
         return try renderer.render(
@@ -76,8 +76,8 @@ struct MarketPages<Context: RequestContext> {
     }
 
     /// The form is for signed-in accounts: anyone else logs in first and comes back here.
-    private func formPage(editing: Int?, request: Request) async throws -> Response {
-        guard let visitor = try await renderer.visitor(of: request) else { return .seeOther(request.logInPath) }
+    private func formPage(editing: Int?, request: Request, context: Context) throws -> Response {
+        guard let visitor = renderer.visitor(of: context) else { return .seeOther(request.logInPath) }
         let page = FormContext(editing: editing, maxImageBytes: maxImageBytes, visitor: visitor, logInPath: request.logInPath)
         return try renderer.render(
             "market-form", context: page, title: editing == nil ? "상품 등록" : "상품 수정", current: Self.app,

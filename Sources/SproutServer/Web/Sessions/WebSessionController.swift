@@ -10,10 +10,9 @@ import Hummingbird
 /// - `POST /web/account` signs up (`username`, `email`, `password`) and signs in at once.
 /// The rules, the login limiter and the error bodies are `AccountsService`'s, exactly as on `/auth/local`.
 /// Password changes use the API's `/custom/change-password`, which accepts the cookie.
-struct WebSessionController<Context: ClientOriginRequestContext> {
+struct WebSessionController<Context: CallerRequestContext> {
     let service: AccountsService
     let sessions: WebSessions
-    let authenticator: AccountAuthenticator
     let cookie: SessionCookie
     let crossSite: CrossSiteRequestGuard<Context>
     let maxBodySize: Int
@@ -21,7 +20,6 @@ struct WebSessionController<Context: ClientOriginRequestContext> {
     init(accounts: AccountsParts, publicURL: String, maxBodySize: Int) {
         service = accounts.service
         sessions = accounts.sessions
-        authenticator = accounts.authenticator
         cookie = SessionCookie(publicURL: publicURL)
         crossSite = CrossSiteRequestGuard(publicURL: publicURL)
         self.maxBodySize = maxBodySize
@@ -55,8 +53,7 @@ struct WebSessionController<Context: ClientOriginRequestContext> {
     }
 
     @Sendable func current(_ request: Request, context: Context) async throws -> Response {
-        let account = try await authenticator.caller(of: request).account
-        return try Response.json(SessionBody(user: account.map(SessionUser.init)))
+        try Response.json(SessionBody(user: context.caller.account.map(SessionUser.init)))
     }
 
     @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {

@@ -6,7 +6,7 @@ import Hummingbird
 /// an app without a web page would answer with a "coming soon" page), and `/static/{file}`. Pages are rendered on
 /// the server; their scripts talk to the JSON APIs with the session cookie. Account, Community, Market, Board and
 /// Diary sub-pages live in `AccountPages`, `CommunityPages`, `MarketPages`, `BoardPages` and `DiaryPages`.
-struct WebController<Context: RequestContext> {
+struct WebController<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
     var assets: StaticAssets { renderer.assets }
 
@@ -16,11 +16,11 @@ struct WebController<Context: RequestContext> {
 
     /// Loads templates and static files from the SproutServer resource bundle. They are part of the build, so
     /// their absence means a broken install (the `*.resources` folder must sit beside the `sprout` binary).
-    init(callers: any CallerResolving) {
+    init(authenticator: AccountAuthenticator) {
         do {
             let folders = try WebResources.bundled()
             self.init(renderer: WebPageRenderer(
-                templates: try WebTemplates(directories: folders), assets: try StaticAssets(directories: folders), callers: callers
+                templates: try WebTemplates(directories: folders), assets: try StaticAssets(directories: folders), authenticator: authenticator
             ))
         } catch {
             fatalError("Sprout's web resources (\(WebResources.folders)) could not be loaded from \(Bundle.module.bundlePath): \(error)")
@@ -29,9 +29,9 @@ struct WebController<Context: RequestContext> {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get { request, _ in try await self.home(request) }
+        routes.get { request, context in try self.home(request, context: context) }
         for app in WebApp.all {
-            routes.get(RouterPath(app.slug)) { request, _ in try await self.appPage(app, request: request) }
+            routes.get(RouterPath(app.slug)) { request, context in try self.appPage(app, request: request, context: context) }
         }
         routes.get("static/{file}", use: staticFile)
         return routes
@@ -47,15 +47,15 @@ struct WebController<Context: RequestContext> {
         let logInPath: String
     }
 
-    func home(_ request: Request) async throws -> Response {
-        let visitor = try await renderer.visitor(of: request)
+    func home(_ request: Request, context: Context) throws -> Response {
+        let visitor = renderer.visitor(of: context)
         return try renderer.render("home", context: HomeContext(apps: WebApp.all), title: "홈", current: nil, visitor: visitor, request: request)
     }
 
     /// An app's page. Pages that differ by account (Todos shows whose list it is; Community and Board ask signed-out
     /// visitors to log in; the market's list is public) get the visitor.
-    func appPage(_ app: WebApp, request: Request) async throws -> Response {
-        let visitor = try await renderer.visitor(of: request)
+    func appPage(_ app: WebApp, request: Request, context: Context) throws -> Response {
+        let visitor = renderer.visitor(of: context)
         let context = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
         if app.available {
             // A signed-out visitor to an account-only app (Community, Board, Diary) sees only the log-in prompt: no script to run.

@@ -7,11 +7,12 @@ import Hummingbird
 struct WebPageRenderer: Sendable {
     let templates: WebTemplates
     let assets: StaticAssets
-    let callers: any CallerResolving
+    /// Asked only by error pages (below).
+    let authenticator: AccountAuthenticator
 
     /// The signed-in account looking at the page, if any.
-    func visitor(of request: Request) async throws -> WebVisitor? {
-        try await callers.caller(of: request).account.map(WebVisitor.init)
+    func visitor(of context: some CallerRequestContext) -> WebVisitor? {
+        context.caller.account.map(WebVisitor.init)
     }
 
     /// `scripts` are the page's own, loaded after `site.js` (the header's log-out and the shared helpers).
@@ -61,7 +62,9 @@ extension WebPageRenderer {
     /// path (`/community/posts/abc`), or a server error while rendering one. It has the site's header (who is signed
     /// in, the apps) and keeps the status code. A credential that cannot be checked just shows the signed-out header.
     func errorPage(status: HTTPResponse.Status, request: Request) async -> Response? {
-        let visitor = (try? await visitor(of: request)) ?? nil
+        // Drawn outside the route that failed (an unknown address has none), where the caller `CallerMiddleware`
+        // resolved is out of reach: the error page asks again. Only HTML error pages pay this.
+        let visitor = (try? await authenticator.caller(of: request))?.account.map(WebVisitor.init)
         let app = WebApp.all.first { request.uri.path == $0.path || request.uri.path.hasPrefix($0.path + "/") }
         let (heading, explanation) = Self.texts(for: status)
         let context = ErrorContext(status: Int(status.code), heading: heading, explanation: explanation, app: app)
