@@ -67,15 +67,12 @@ struct SQLBoardRepository: Sendable {
         let total = try await executor.readFirst(
             "SELECT posts FROM board_counts WHERE board_id = \(bind: boardID)", as: SQLInt.self
         )?.value ?? 0
-        guard query.offset < total else { return (total, []) }
+        guard let cut = PageCut(offset: query.offset, limit: query.limit, total: total) else { return (total, []) }
         // Ids first, from the board's index and from the nearer end; only the page's rows are joined.
-        let end = min(query.offset + query.limit, total)
-        let fromTheEnd = total - end < query.offset
         let statement: SQLStatement = """
             SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource)
             WHERE p.id IN (
-              SELECT id FROM board_posts WHERE board_id = \(bind: boardID) ORDER BY id \(raw: fromTheEnd ? "ASC" : "DESC")
-              LIMIT \(bind: end - query.offset) OFFSET \(bind: fromTheEnd ? total - end : query.offset)
+              SELECT id FROM board_posts WHERE board_id = \(bind: boardID) ORDER BY id \(raw: cut.direction(descending: true)) \(cut.limitClause)
             )
             ORDER BY p.id DESC
             """
@@ -97,8 +94,8 @@ struct SQLBoardRepository: Sendable {
             WHERE c.board_id = \(bind: boardID)
             """, as: KeptSearchTotal.self)
         if let total = kept?.total {
-            guard query.offset < total else { return (total, []) }
-            return (total, try await executor.slowRead(commonSearchPage(boardID: boardID, text: folded, query: query, total: total), as: BoardPost.self))
+            guard let cut = PageCut(offset: query.offset, limit: query.limit, total: total) else { return (total, []) }
+            return (total, try await executor.slowRead(commonSearchPage(boardID: boardID, text: folded, query: query, cut: cut), as: BoardPost.self))
         }
         let rows = try await executor.slowRead(try await searchStatement(boardID: boardID, text: folded, query: query), as: BoardSearchRow.self)
         let total = rows.first?.total ?? 0
@@ -120,15 +117,12 @@ struct SQLBoardRepository: Sendable {
 
     /// A page of a common word's matches: the board's posts in id order (from the nearer end), tested one by one,
     /// stopping at the page's end. `board_id = …` (not `+ 0`) puts PostgreSQL on the board's index in id order.
-    private func commonSearchPage(boardID: Int, text: String, query: BoardPostQuery, total: Int) -> SQLStatement {
+    private func commonSearchPage(boardID: Int, text: String, query: BoardPostQuery, cut: PageCut) -> SQLStatement {
         let condition = SQLStatement.joined(Self.indexes(for: query.target).map { $0.scanCondition(containing: text) }, separator: " OR ")
-        let end = min(query.offset + query.limit, total)
-        let fromTheEnd = total - end < query.offset
         return """
             SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource)
             WHERE p.id IN (SELECT id FROM board_posts WHERE board_id = \(bind: boardID) AND (\(condition))
-                           ORDER BY id \(raw: fromTheEnd ? "ASC" : "DESC")
-                           LIMIT \(bind: end - query.offset) OFFSET \(bind: fromTheEnd ? total - end : query.offset))
+                           ORDER BY id \(raw: cut.direction(descending: true)) \(cut.limitClause))
             ORDER BY p.id DESC
             """
     }

@@ -113,10 +113,9 @@ struct CollectionQuery: Sendable, Equatable {
         return keys.joined(separator: ", ")
     }
 
-    /// `LIMIT … OFFSET …`; no limit at all for `_limit=-1`.
+    /// `LIMIT … OFFSET …`; no limit at all for `_limit=-1`. (Strapi's lists carry no total, so a page cannot be
+    /// cut from the nearer end as the other services' are: that would cost a count per page.)
     func limitClause(_ dialect: SQLDialect) -> SQLStatement {
-        // SQLite needs a LIMIT before an OFFSET: -1 is its "no limit"; PostgreSQL says LIMIT ALL.
-        guard let limit else { return "LIMIT \(raw: dialect == .sqlite ? "-1" : "ALL") OFFSET \(bind: start)" }
-        return "LIMIT \(bind: limit) OFFSET \(bind: start)"
+        PageCut.limitClause(limit: limit, offset: start, dialect: dialect)
     }
 }

@@ -3,12 +3,16 @@ import SproutWire
 
 /// `TodoRepository` in SQL, written once for SQLite and PostgreSQL over an `SQLExecutor`. Writes are one statement
 /// each and answer from what they changed (`RETURNING`), so a PUT or DELETE racing a DELETE finds nothing and says
-/// so. A search page and its total are one statement; a list page and its total are one statement when the
-/// list's page marks hold (`ListPageMarks`), otherwise the total comes from `todo_counts` first.
+/// so. A search page and its total are one statement; list pages come from the shared `ListPager`.
 struct SQLTodoRepository: TodoRepository {
     let executor: any SQLExecutor
-    /// Shared by every copy of this repository in the process.
-    var pageMarks = ListPageMarks()
+    /// Pages lists; its page marks are shared by every copy of this repository in the process.
+    let pager: ListPager
+
+    init(executor: any SQLExecutor, pageMarks: ListPageMarks = ListPageMarks()) {
+        self.executor = executor
+        pager = ListPager(executor: executor, marks: pageMarks)
+    }
 
     /// What `Todo(row:)` reads.
     static let columns = "id, title, is_done, created_at, updated_at"
@@ -63,80 +67,11 @@ struct SQLTodoRepository: TodoRepository {
 
     // MARK: - Lists
 
-    /// A page of a list, cut from the list's kept page marks when they still hold (one statement that checks the
-    /// list's version beside the page; the total is the marks' own), otherwise with OFFSET. Marks are read again
-    /// once per `ListPageMarks.rebuildInterval` at most, so a list under constant writes is paged with OFFSET.
+    /// A list page by `ListPager`: from kept page marks, or from the nearer end of the list's index.
     private func listPage(_ request: TodoPageRequest, owner: TodoOwner) async throws -> TodoPage {
-        let list = TodoList(request: request, owner: owner)
-        let key = list.key
         let offset = (request.page - 1) * request.perPage
-        if let marks = pageMarks.marks(for: key) {
-            if let page = try await markedPage(list, offset: offset, limit: request.perPage, marks: marks) { return page }
-            pageMarks.discard(key, readAt: marks.version)
-        }
-        if pageMarks.claimBuild(of: key) {
-            let marks = try await readMarks(of: list)
-            pageMarks.store(marks, for: key)
-            if let page = try await markedPage(list, offset: offset, limit: request.perPage, marks: marks) { return page }
-        }
-        return try await offsetPage(list, offset: offset, limit: request.perPage)
-    }
-
-    /// The page by `marks`, or nil when the list has changed since they were read (or they cannot place the page).
-    /// The page's statement holds only while the list's version is the marks' own, and at that version the page
-    /// has rows, so no rows means the list has changed.
-    private func markedPage(_ list: TodoList, offset: Int, limit: Int, marks: ListPageMarks.Marks) async throws -> TodoPage? {
-        guard let start = pageMarks.start(ofRow: offset, in: marks) else { return nil }
-        guard let markID = start.markID else {
-            let counts = try await executor.readFirst(list.countsQuery.prepared(), as: TodoCountsRow.self)
-            return counts?.version == marks.version ? TodoPage(todos: [], total: marks.total) : nil
-        }
-        let comparison = list.descending ? "<=" : ">="
-        let statement: SQLStatement = """
-            SELECT \(raw: Self.columns) FROM todos
-            WHERE \(list.filter)
-              AND (\(raw: list.column), id) \(raw: comparison) (SELECT \(raw: list.column), id FROM todos WHERE id = \(bind: markID))
-              AND (SELECT version FROM (\(list.countsQuery)) AS counts) = \(bind: marks.version)
-            ORDER BY \(raw: list.order) LIMIT \(bind: limit) OFFSET \(bind: start.skip)
-            """
-        let todos = try await executor.read(statement.prepared(), as: Todo.self)
-        return todos.isEmpty ? nil : TodoPage(todos: todos, total: marks.total)
-    }
-
-    /// The list's total and version and the id of every `stride`-th row, in one statement (one snapshot). A list
-    /// can be long, so this is a slow read.
-    private func readMarks(of list: TodoList) async throws -> ListPageMarks.Marks {
-        let statement: SQLStatement = """
-            SELECT counts.total, counts.version, marks.id
-            FROM (\(list.countsQuery)) AS counts LEFT JOIN (
-              SELECT id, position FROM (
-                SELECT id, row_number() OVER (ORDER BY \(raw: list.order)) - 1 AS position FROM todos WHERE \(list.filter)
-              ) AS numbered WHERE position % \(bind: pageMarks.stride) = 0
-            ) AS marks ON true
-            ORDER BY marks.position
-            """
-        let rows = try await executor.slowRead(statement, as: TodoMarkRow.self)
-        guard let first = rows.first else { throw SQLRowError.missingReturnedRow }
-        return ListPageMarks.Marks(version: first.version, total: first.total, ids: rows.compactMap(\.id))
-    }
-
-    /// The total comes from `todo_counts` (one or two key lookups), never from a COUNT over the list. The page
-    /// is cut from the list's index, and from whichever end is nearer: OFFSET walks every row it skips, so the
-    /// last pages of a long list are read backwards from the end, and a page past the end is not read at all.
-    private func offsetPage(_ list: TodoList, offset: Int, limit: Int) async throws -> TodoPage {
-        let count: SQLStatement = "SELECT total FROM (\(list.countsQuery)) AS counts"
-        let total = try await executor.readFirst(count.prepared(), as: SQLInt.self)?.value ?? 0
-        guard offset < total else { return TodoPage(todos: [], total: total) }
-        let end = min(offset + limit, total)
-        let fromTheEnd = total - end < offset
-        let order = fromTheEnd ? list.reversed.order : list.order
-        let statement: SQLStatement = """
-            SELECT \(raw: Self.columns) FROM todos WHERE \(list.filter)
-            ORDER BY \(raw: order) LIMIT \(bind: end - offset)
-            OFFSET \(bind: fromTheEnd ? total - end : offset)
-            """
-        let todos = try await executor.read(statement.prepared(), as: Todo.self)
-        return TodoPage(todos: fromTheEnd ? todos.reversed() : todos, total: total)
+        let page = try await pager.page(of: TodoList(request: request, owner: owner), offset: offset, limit: request.perPage, as: Todo.self)
+        return TodoPage(todos: page.rows, total: page.total)
     }
 
     /// Matches are found through the search index, counted, and the page cut from them, in one statement.
@@ -157,7 +92,7 @@ struct SQLTodoRepository: TodoRepository {
             SELECT (SELECT count(*) FROM matches) AS total, page.id, page.title, page.is_done, page.created_at, page.updated_at
             FROM (SELECT 1 AS one) AS head
             LEFT JOIN (
-              SELECT \(raw: Self.columns) FROM matches ORDER BY \(raw: list.order)
+              SELECT \(raw: Self.columns) FROM matches ORDER BY \(raw: list.order())
               LIMIT \(bind: request.perPage) OFFSET \(bind: (request.page - 1) * request.perPage)
             ) AS page ON true
             ORDER BY \(raw: list.order(prefix: "page."))

@@ -142,7 +142,7 @@ import SproutWire
     ) async throws {
         for (owner, shape) in Self.lists {
             let list = TodoList(request: shape, owner: owner)
-            let statement: SQLStatement = "SELECT id FROM todos WHERE \(list.filter) ORDER BY \(raw: list.order)"
+            let statement: SQLStatement = "SELECT id FROM todos WHERE \(list.filter) ORDER BY \(raw: list.order())"
             let expected = try await database.executor.read(statement, as: SQLInt.self).map(\.value)
             // Twice: the first read may build the marks, the second must use them.
             for _ in 0..<2 {
