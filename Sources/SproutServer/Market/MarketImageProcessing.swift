@@ -6,14 +6,6 @@ struct ProcessedMarketImage: Sendable {
     let thumbnail: ByteBuffer
 }
 
-/// Checks an upload and makes its thumbnail. `SystemImageProcessor` does it with libjpeg and libpng; the
-/// protocol lets a test count calls or stand in a failure.
-protocol MarketImageProcessing: Sendable {
-    /// Throws `MarketImageRefusal` for anything that is not a whole JPEG or PNG within the limits, judged by the
-    /// bytes alone (never by a file name or declared type).
-    func process(_ bytes: ByteBuffer) async throws -> ProcessedMarketImage
-}
-
 /// Why an upload is not a usable picture, phrased to follow the picture's name: "image 3 (photo.heic) is …".
 struct MarketImageRefusal: Error, Equatable {
     let reason: String

@@ -6,7 +6,7 @@ struct MarketParts: Sendable {
     let json: MarketJSON
 
     init(
-        _ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, images: any MarketImageProcessing,
+        _ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, images: SystemImageProcessor,
         clock: WallClock = .system
     ) {
         switch configuration.marketImageStorage {

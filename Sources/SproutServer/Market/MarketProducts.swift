@@ -10,7 +10,7 @@ struct MarketProducts: Sendable {
     let repository: SQLMarketRepository
     let vendors: SQLVendorRepository
     let storage: any MarketImageStorage
-    let images: any MarketImageProcessing
+    let images: SystemImageProcessor
     let limits: MarketUploadLimits
     let uploadRate: MarketUploadRate
     let clock: WallClock

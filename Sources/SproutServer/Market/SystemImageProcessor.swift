@@ -3,11 +3,13 @@ import NIOCore
 import NIOPosix
 import SproutImaging
 
-/// `MarketImageProcessing` with the system's libjpeg and libpng (`SproutImaging`): each image is decoded in full
-/// and thumbnailed on a pool of its own (`WorkPools.imageDecoding`, half the cores), never on an event loop and
-/// never beside bcrypt, and only as many at once as that pool has threads, so ten uploads at once queue instead
-/// of holding ten decoded images in memory. Decode *work* is bounded by `ImageLimits` before and while decoding.
-struct SystemImageProcessor: MarketImageProcessing {
+/// Checks an upload and makes its thumbnail with the system's libjpeg and libpng (`SproutImaging`): anything that
+/// is not a whole JPEG or PNG within the limits, judged by the bytes alone, is a `MarketImageRefusal`. Each image
+/// is decoded in full and thumbnailed on a pool of its own (`WorkPools.imageDecoding`, half the cores), never on an
+/// event loop and never beside bcrypt, and only as many at once as that pool has threads, so ten uploads at once
+/// queue instead of holding ten decoded images in memory. Decode *work* is bounded by `ImageLimits` before and
+/// while decoding.
+struct SystemImageProcessor: Sendable {
     let limits: ImageLimits
     let running: ConcurrencyLimit
 
