@@ -43,12 +43,12 @@ struct MarketController<Context: ClientOriginRequestContext> {
         let search = query["search_value"]?.asText.map(\.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
         if let search, search.count > 200 { throw MarketError.badRequest("search_value may be at most 200 characters long.") }
         let page = try await products.repository.page(pageNo: pageNo, itemsPerPage: itemsPerPage, search: search)
-        return Response.json(json.page(page))
+        return try Response.json(json.page(page))
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         guard let product = try await products.repository.product(id: try productID(context)) else { throw MarketError.productNotFound }
-        return Response.json(json.product(product))
+        return try Response.json(json.product(product))
     }
 
     @Sendable func register(_ request: Request, context: Context) async throws -> Response {
@@ -56,14 +56,14 @@ struct MarketController<Context: ClientOriginRequestContext> {
         let product = try await products.register(
             vendor: vendor, body: request.body, contentType: request.headers[.contentType], address: context.client.address
         )
-        return Response.json(json.product(product), status: .created)
+        return try Response.json(json.product(product), status: .created)
     }
 
     @Sendable func modify(_ request: Request, context: Context) async throws -> Response {
         let vendor = try await vendor(of: request)
         let id = try productID(context)
         let product = try await products.modify(id: id, vendor: vendor, fields: try await bodyFields(request))
-        return Response.json(json.product(product), status: .accepted)
+        return try Response.json(json.product(product), status: .accepted)
     }
 
     /// v2: the product secret as unquoted text.
@@ -86,7 +86,7 @@ struct MarketController<Context: ClientOriginRequestContext> {
         let vendor = try await vendor(of: request)
         let id = try productID(context)
         let secret = context.parameters.get("secret") ?? ""
-        return Response.json(json.product(try await products.delete(id: id, productSecret: secret, vendor: vendor)))
+        return try Response.json(json.product(try await products.delete(id: id, productSecret: secret, vendor: vendor)))
     }
 
     @Sendable func deleteWithToken(_ request: Request, context: Context) async throws -> Response {
@@ -94,7 +94,7 @@ struct MarketController<Context: ClientOriginRequestContext> {
         guard let token = context.parameters.get("id").flatMap(MarketDeleteToken.init(text:)) else {
             throw MarketError.badRequest("The delete path is not one the archived lookup gave.")
         }
-        return Response.json(json.product(try await products.delete(id: token.productID, productSecret: token.productSecret, vendor: vendor)))
+        return try Response.json(json.product(try await products.delete(id: token.productID, productSecret: token.productSecret, vendor: vendor)))
     }
 
     // MARK: - Request parts

@@ -99,16 +99,3 @@ struct MarketJSON {
         writer.raw("}")
     }
 }
-
-/// JSON written by a closure, for answers whose key order is the original server's rather than sorted.
-struct WrittenJSON {
-    let write: (inout JSONWriter) -> Void
-}
-
-extension Response {
-    static func json(_ value: WrittenJSON, status: HTTPResponse.Status = .ok) -> Response {
-        var writer = JSONWriter()
-        value.write(&writer)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: writer.buffer))
-    }
-}
