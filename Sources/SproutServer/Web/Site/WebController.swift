@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The browser app's shell: `/` (home), each app's page (Todos, the Diary, Community, the Open Market and the Board;
-/// an app without a web page would answer with a "coming soon" page), and `/static/{file}`. Pages are rendered on
+/// The browser app's shell: `/` (home), each app's page (Todos, the Diary, Community, the Open Market and the Board),
+/// and `/static/{file}`. Pages are rendered on
 /// the server; their scripts talk to the JSON APIs with the session cookie. Account, Community, Market, Board and
 /// Diary sub-pages live in `AccountPages`, `CommunityPages`, `MarketPages`, `BoardPages` and `DiaryPages`.
 struct WebController<Context: CallerRequestContext> {
@@ -57,12 +57,9 @@ struct WebController<Context: CallerRequestContext> {
     func appPage(_ app: WebApp, request: Request, context: Context) throws -> Response {
         let visitor = renderer.visitor(of: context)
         let context = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
-        if app.available {
-            // A signed-out visitor to an account-only app (Community, Board, Diary) sees only the log-in prompt: no script to run.
-            let scripts = app.accountOnly && visitor == nil ? [] : ["\(app.slug).js"]
-            return try renderer.render(app.slug, context: context, title: app.name, current: app, scripts: scripts, visitor: visitor, request: request)
-        }
-        return try renderer.render("coming-soon", context: context, title: "\(app.name) (준비 중)", current: app, visitor: visitor, request: request)
+        // A signed-out visitor to an account-only app (Community, Board, Diary) sees only the log-in prompt: no script to run.
+        let scripts = app.accountOnly && visitor == nil ? [] : ["\(app.slug).js"]
+        return try renderer.render(app.slug, context: context, title: app.name, current: app, scripts: scripts, visitor: visitor, request: request)
     }
 
     @Sendable func staticFile(_ request: Request, context: Context) throws -> Response {
