@@ -176,6 +176,8 @@ import Testing
                 ("/api/diary/entries/\(id)", #"{"title": "x", "weather": {"main": "Clouds", "description": "", "icon": "01d", "tempC": 900}}"#, "weather.tempC"),
                 ("/api/diary/entries/\(id)", #"{"title": "x", "weather": {"description": "", "icon": "01d", "tempC": 1}}"#, "weather.main"),
                 ("/api/diary/entries/\(id)", "[1, 2]", "JSON object"),
+                ("/api/diary/entries/\(id)", #""just text""#, "JSON object"),
+                ("/api/diary/entries/\(id)", "{\"title\": \"x\", \"deep\": \(String(repeating: "[", count: 600))\(String(repeating: "]", count: 600))}", "not valid JSON"),
                 ("/api/diary/entries/\(id)", "{\"title\": ", "not valid JSON"),
             ]
             for (path, body, words) in refused {
