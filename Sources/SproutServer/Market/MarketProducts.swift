@@ -141,9 +141,7 @@ struct MarketProducts: Sendable {
                 let current = try await ownProduct(id: id, vendor: vendor)
                 let merged = try merge(changes, into: current)
                 if merged == current { return current }
-                if try await repository.replace(current, with: merged) {
-                    return try await repository.product(id: id) ?? merged
-                }
+                if let replaced = try await repository.replace(current, with: merged) { return replaced }
                 guard ContinuousClock.now < deadline else {
                     throw MarketError(status: .serviceUnavailable, message: "The product is being changed without pause by other servers; try again.")
                 }

@@ -124,8 +124,10 @@ struct SQLMarketRepository: Sendable {
     }
 
     /// Writes `merged` over the product only if it still holds what `current` read (else nil: someone changed it
-    /// meanwhile, and the caller merges again). The money CHECKs back this up on both databases.
-    func replace(_ current: MarketProduct, with merged: MarketProduct) async throws -> Bool {
+    /// meanwhile, and the caller merges again), and answers the product as the UPDATE left it: its columns from
+    /// `RETURNING`, its images and vendor from `current` (a PATCH changes neither). The money CHECKs back this up on
+    /// both databases.
+    func replace(_ current: MarketProduct, with merged: MarketProduct) async throws -> MarketProduct? {
         let statement: SQLStatement = """
             UPDATE market_products SET name = \(bind: merged.name), description = \(bind: merged.description),
               currency = \(bind: merged.currency), price = \(bind: merged.price), discounted_price = \(bind: merged.discountedPrice),
@@ -134,9 +136,9 @@ struct SQLMarketRepository: Sendable {
             WHERE id = \(bind: current.id) AND vendor_id = \(bind: current.vendorID) AND name = \(bind: current.name)
               AND description = \(bind: current.description) AND currency = \(bind: current.currency) AND price = \(bind: current.price)
               AND discounted_price = \(bind: current.discountedPrice) AND stock = \(bind: current.stock)
-            RETURNING id
+            RETURNING name, description, currency, price, discounted_price, stock, thumbnail_image_id
             """
-        return try await executor.writeFirst(statement, as: SQLInt.self) != nil
+        return try await executor.writeFirst(statement, as: ReplacedProductRow.self).map { $0.product(from: current) }
     }
 
     /// True when this call deleted it (its images go with it, by cascade).
@@ -155,6 +157,36 @@ struct SQLMarketRepository: Sendable {
 // MARK: - Rows
 
 /// A detail row: the product, then one image (NULLs for a product without images).
+/// What an UPDATE of a product's own columns returns.
+private struct ReplacedProductRow: SQLRowDecodable {
+    let name: String
+    let description: String
+    let currency: String
+    let price: Double
+    let discountedPrice: Double
+    let stock: Int
+    let thumbnailImageID: Int?
+
+    init(row: some SQLRow) throws {
+        name = try row.string("name")
+        description = try row.string("description")
+        currency = try row.string("currency")
+        price = try row.double("price")
+        discountedPrice = try row.double("discounted_price")
+        stock = try row.int("stock")
+        thumbnailImageID = try row.optionalInt("thumbnail_image_id")
+    }
+
+    func product(from current: MarketProduct) -> MarketProduct {
+        MarketProduct(
+            id: current.id, vendorID: current.vendorID, vendorName: current.vendorName, vendorCreatedAt: current.vendorCreatedAt,
+            name: name, description: description, currency: currency, price: price, discountedPrice: discountedPrice,
+            stock: stock, creationKey: current.creationKey, thumbnailImageID: thumbnailImageID, createdAt: current.createdAt,
+            images: current.images
+        )
+    }
+}
+
 private struct MarketProductRow: SQLRowDecodable {
     let product: MarketProduct
     let image: MarketProductImage?
