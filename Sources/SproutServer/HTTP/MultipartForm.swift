@@ -4,110 +4,49 @@ import NIOCore
 /// Reads the text fields of a buffered `multipart/form-data` body (RFC 7578). File parts (those with a `filename`)
 /// are noted as `.structured`, since a text field was expected where they stand.
 ///
-/// Written here rather than with MultipartKit 4.7.1, whose parser traps (index out of range in its header-name
-/// table) on any header-name byte above 0x7F: one request could stop the server. Delimiters are found in time linear in
-/// the body whatever it holds; a body ends only with its closing delimiter.
+/// The body is read by `MultipartStream`, the parser the Market's uploads stream through, handed the whole body as
+/// one chunk: one reader of the format, so a fix to it (delimiters, headers, limits) holds for both.
+/// (Written here rather than with MultipartKit 4.7.1, whose parser traps — index out of range in its header-name
+/// table — on any header-name byte above 0x7F: one request could stop the server.)
 enum MultipartForm {
     enum Failure: Error {
         case malformed
         case tooManyFields
     }
 
-    /// Header lines one part may have; real forms send one or two.
-    static let maximumHeadersPerPart = 16
-
-    static func parse(_ body: ByteBuffer, boundary: String, maximumFields: Int = FormFields.maximumCount) throws(Failure) -> FormFields {
-        // The boundary ends lines and is matched within them: line breaks in it cannot be right.
-        guard !boundary.isEmpty, !boundary.utf8.contains(0x0D), !boundary.utf8.contains(0x0A) else { throw .malformed }
-        let bytes = Array(body.readableBytesView)
-        let result: Result<FormFields, Failure> = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(Failure) in
-                let reader = MultipartReader(bytes: buffer, boundary: Array("--\(boundary)".utf8), maximumFields: maximumFields)
-                return try reader.fields()
+    static func parse(_ body: ByteBuffer, boundary: String, maximumFields: Int = FormFields.maximumCount) async throws(Failure) -> FormFields {
+        guard var parts = MultipartStream(WholeBody(body: body), boundary: boundary, maximumParts: maximumFields) else { throw .malformed }
+        var fields = FormFields()
+        do {
+            // No part can be longer than the body itself.
+            while let part = try await parts.next(partLimit: { _ in body.readableBytes }) {
+                guard let name = part.name, !name.isEmpty else { continue }
+                fields[name] = part.filename != nil ? .structured : .received(part.content.readableBytesView)
             }
+        } catch MultipartStream<WholeBody>.Failure.tooManyParts {
+            throw .tooManyFields
+        } catch {
+            throw .malformed
         }
-        return try result.get()
+        return fields
     }
 }
 
-private struct MultipartReader {
-    let bytes: UnsafeBufferPointer<UInt8>
-    /// `--boundary`, as it starts every delimiter line.
-    let delimiter: [UInt8]
-    let maximumFields: Int
+/// A body already in memory, as the one chunk of an `AsyncSequence`.
+struct WholeBody: AsyncSequence, AsyncIteratorProtocol {
+    typealias Element = ByteBuffer
+    private var body: ByteBuffer?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, boundary delimiter: [UInt8], maximumFields: Int) {
-        self.bytes = bytes
-        self.delimiter = delimiter
-        self.maximumFields = maximumFields
+    init(body: ByteBuffer) {
+        self.body = body
     }
 
-    func fields() throws(MultipartForm.Failure) -> FormFields {
-        var fields = FormFields()
-        // The first delimiter starts the body, or a line after a preamble.
-        var position: Int
-        if starts(with: delimiter, at: 0) {
-            position = delimiter.count
-        } else if let found = find([0x0D, 0x0A] + delimiter, from: 0) {
-            position = found + 2 + delimiter.count
-        } else {
-            throw .malformed
-        }
-        var parts = 0
-        while true {
-            // After a delimiter: `--` closes the body (an epilogue may follow), or white space and CRLF open a part.
-            if starts(with: [0x2D, 0x2D], at: position) { return fields }
-            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
-            guard starts(with: [0x0D, 0x0A], at: position) else { throw .malformed }
-            position += 2
-            parts += 1
-            guard parts <= maximumFields else { throw .tooManyFields }
-            let headers = try readHeaders(at: &position)
-            guard let end = find([0x0D, 0x0A] + delimiter, from: position) else { throw .malformed }
-            let content = UnsafeBufferPointer(rebasing: bytes[position..<end])
-            position = end + 2 + delimiter.count
-            guard let disposition = headers["content-disposition"] else { continue }
-            let parameters = HeaderParameters(disposition)
-            guard let name = parameters["name"], !name.isEmpty else { continue }
-            fields[name] = parameters["filename"] != nil ? .structured : .received(content)
-        }
+    mutating func next() async -> ByteBuffer? {
+        defer { body = nil }
+        return body
     }
 
-    /// Header lines up to the empty line, names lowercased; a name must be an HTTP token.
-    private func readHeaders(at position: inout Int) throws(MultipartForm.Failure) -> [String: String] {
-        var headers: [String: String] = [:]
-        for _ in 0...MultipartForm.maximumHeadersPerPart {
-            guard let lineEnd = find([0x0D, 0x0A], from: position) else { throw .malformed }
-            let line = UnsafeBufferPointer(rebasing: bytes[position..<lineEnd])
-            position = lineEnd + 2
-            if line.isEmpty { return headers }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-                  line[..<colon].allSatisfy(isHTTPTokenCharacter)
-            else { throw .malformed }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            // Browsers send file names as raw UTF-8; anything else is read leniently, as PHP does.
-            headers[name] = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingWhitespace
-        }
-        throw .malformed
-    }
-
-
-    private func starts(with prefix: [UInt8], at position: Int) -> Bool {
-        position + prefix.count <= bytes.count && prefix.indices.allSatisfy { bytes[position + $0] == prefix[$0] }
-    }
-
-    /// The first position at or after `start` where `needle` begins. Every needle here starts with CR and holds no
-    /// other CR (a boundary with CR or LF is refused), so the candidate comparisons never overlap: linear time.
-    private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        var candidate = start
-        while candidate < bytes.count {
-            guard let cr = UnsafeBufferPointer(rebasing: bytes[candidate...]).firstIndex(of: 0x0D) else { return nil }
-            let position = candidate + cr
-            if starts(with: needle, at: position) { return position }
-            candidate = position + 1
-        }
-        return nil
-    }
+    func makeAsyncIterator() -> WholeBody { self }
 }
 
 /// The `key=value` parameters of a header such as `Content-Type` or `Content-Disposition`.

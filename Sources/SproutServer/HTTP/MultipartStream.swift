@@ -4,7 +4,7 @@ import NIOCore
 /// at most one part (bounded by `partLimit`) and one network chunk are in memory at a time. Each part is handed
 /// over complete, with its `Content-Disposition` name and file name and its `Content-Type`.
 ///
-/// The buffered `MultipartForm` reads small text forms; this reads uploads. Delimiters are searched only in bytes
+/// The Market's uploads stream through it, and `MultipartForm` reads buffered text forms with it. Delimiters are searched only in bytes
 /// not yet searched (less the delimiter's length), so a part costs time linear in its size whatever its chunks.
 struct MultipartStream<Chunks: AsyncSequence> where Chunks.Element == ByteBuffer {
     enum Failure: Error, Equatable {
@@ -38,10 +38,17 @@ struct MultipartStream<Chunks: AsyncSequence> where Chunks.Element == ByteBuffer
     static var maximumHeaderBytes: Int { 16 * 1024 }
     static var maximumPreambleBytes: Int { 16 * 1024 }
 
+    /// Nil unless `contentType` is `multipart/form-data` with a usable boundary.
     init?(_ chunks: Chunks, contentType: String?, maximumParts: Int) {
         let type = contentType.map(HeaderParameters.init)
-        guard type?.value == "multipart/form-data", let boundary = type?["boundary"], !boundary.isEmpty,
-              boundary.utf8.count <= 200, !boundary.utf8.contains(0x0D), !boundary.utf8.contains(0x0A)
+        guard type?.value == "multipart/form-data", let boundary = type?["boundary"] else { return nil }
+        self.init(chunks, boundary: boundary, maximumParts: maximumParts)
+    }
+
+    /// Nil for a boundary no delimiter line can match: empty, longer than 200 bytes (RFC 2046 allows 70), or
+    /// holding a line break.
+    init?(_ chunks: Chunks, boundary: String, maximumParts: Int) {
+        guard !boundary.isEmpty, boundary.utf8.count <= 200, !boundary.utf8.contains(0x0D), !boundary.utf8.contains(0x0A)
         else { return nil }
         self.chunks = chunks.makeAsyncIterator()
         delimiter = Array("\r\n--\(boundary)".utf8)

@@ -58,7 +58,7 @@ extension Request {
         let contentType = headers[.contentType].map(HeaderParameters.init)
         if contentType?.value == "multipart/form-data", let boundary = contentType?["boundary"], !boundary.isEmpty {
             do {
-                return try MultipartForm.parse(body, boundary: boundary)
+                return try await MultipartForm.parse(body, boundary: boundary)
             } catch .tooManyFields {
                 throw BodyReadingError.tooManyFields(limit: FormFields.maximumCount)
             } catch {

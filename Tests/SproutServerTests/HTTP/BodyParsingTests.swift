@@ -114,22 +114,22 @@ import Testing
 }
 
 @Suite struct MultipartFormTests {
-    @Test func readsTextFieldsAndMarksFiles() throws {
+    @Test func readsTextFieldsAndMarksFiles() async throws {
         let body = "--B\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n멀티파트 제목\r\n"
             + "--B\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\nJPEGDATA\r\n--B--\r\n"
-        let fields = try MultipartForm.parse(ByteBuffer(string: body), boundary: "B")
+        let fields = try await MultipartForm.parse(ByteBuffer(string: body), boundary: "B")
         #expect(fields["title"] == .text("멀티파트 제목"))
         #expect(fields["photo"] == .structured)
     }
 
-    @Test func aBodyWithoutItsClosingDelimiterIsMalformed() {
+    @Test func aBodyWithoutItsClosingDelimiterIsMalformed() async {
         let complete = "--B\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nfirst title\r\n"
             + "--B\r\nContent-Disposition: form-data; name=\"is_done\"\r\n\r\nmaybe\r\n--B--\r\n"
-        #expect(throws: Never.self) { try MultipartForm.parse(ByteBuffer(string: complete), boundary: "B") }
+        await #expect(throws: Never.self) { try await MultipartForm.parse(ByteBuffer(string: complete), boundary: "B") }
         for cut in ["\r\n--B--\r\n", "maybe\r\n--B--\r\n", "ybe\r\n--B--\r\n", "--\r\n"] {
             let truncated = String(complete.dropLast(cut.count))
-            #expect(throws: MultipartForm.Failure.malformed, "cut off before \(cut.debugDescription)") {
-                try MultipartForm.parse(ByteBuffer(string: truncated), boundary: "B")
+            await #expect(throws: MultipartForm.Failure.malformed, "cut off before \(cut.debugDescription)") {
+                try await MultipartForm.parse(ByteBuffer(string: truncated), boundary: "B")
             }
         }
     }
@@ -155,25 +155,25 @@ import Testing
         + "--B\r\nContent-Disposition: form-data; name=\"is_done\"\r\n\r\ntrue\r\n--B--\r\n"
 
     /// MultipartKit 4.7.1 trapped on this (index out of range): one request stopped the server.
-    @Test func aHeaderNameWithBytesAbove0x7FIsMalformedNotACrash() {
+    @Test func aHeaderNameWithBytesAbove0x7FIsMalformedNotACrash() async {
         let body = "--B\r\nCönten\u{0095}t: x\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nabc\r\n--B--\r\n"
-        #expect(throws: MultipartForm.Failure.malformed) { try MultipartForm.parse(ByteBuffer(string: body), boundary: "B") }
+        await #expect(throws: MultipartForm.Failure.malformed) { try await MultipartForm.parse(ByteBuffer(string: body), boundary: "B") }
     }
 
-    @Test func preambleEpilogueAndTransportPaddingAreAllowed() throws {
+    @Test func preambleEpilogueAndTransportPaddingAreAllowed() async throws {
         let body = "this is a preamble\r\n--B  \r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nline one\r\nline two\r\n--B--\r\nepilogue"
-        #expect(try MultipartForm.parse(ByteBuffer(string: body), boundary: "B")["title"] == .text("line one\r\nline two"))
+        #expect(try await MultipartForm.parse(ByteBuffer(string: body), boundary: "B")["title"] == .text("line one\r\nline two"))
     }
 
-    @Test func partsWithoutANameAreSkippedAndFilesMarked() throws {
+    @Test func partsWithoutANameAreSkippedAndFilesMarked() async throws {
         let body = "--B\r\nContent-Type: text/plain\r\n\r\nnameless\r\n"
             + "--B\r\ncontent-disposition: form-data; name=\"f\"; filename=\"한글.png\"\r\n\r\n\u{89}PNG\r\n--B--"
-        let fields = try MultipartForm.parse(ByteBuffer(string: body), boundary: "B")
+        let fields = try await MultipartForm.parse(ByteBuffer(string: body), boundary: "B")
         #expect(fields.values == ["f": .structured])
     }
 
     /// Thousands of mutations of a valid body (bytes flipped, dropped, duplicated, cut): each is read or refused.
-    @Test func mutatedBodiesAreReadOrRefusedNeverATrap() {
+    @Test func mutatedBodiesAreReadOrRefusedNeverATrap() async {
         var generator = SystemRandomNumberGenerator()
         let original = Array(Self.valid.utf8)
         let alphabet: [UInt8] = Array("-B\r\n:;=\" ".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xFF]
@@ -190,13 +190,13 @@ import Testing
                 }
                 if bytes.isEmpty { bytes = original }
             }
-            if (try? MultipartForm.parse(ByteBuffer(bytes: bytes), boundary: "B")) != nil { read += 1 }
+            if (try? await MultipartForm.parse(ByteBuffer(bytes: bytes), boundary: "B")) != nil { read += 1 }
         }
         #expect(read > 0)
     }
 
     @Test(arguments: ["", "a\r\nb", "x\ny"])
-    func aBoundaryThatCannotBeMatchedIsMalformed(boundary: String) {
-        #expect(throws: MultipartForm.Failure.malformed) { try MultipartForm.parse(ByteBuffer(string: Self.valid), boundary: boundary) }
+    func aBoundaryThatCannotBeMatchedIsMalformed(boundary: String) async {
+        await #expect(throws: MultipartForm.Failure.malformed) { try await MultipartForm.parse(ByteBuffer(string: Self.valid), boundary: boundary) }
     }
 }
