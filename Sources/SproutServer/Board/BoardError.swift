@@ -3,11 +3,9 @@ import Hummingbird
 import SproutWire
 
 /// Every board error: `{"message": "…"}` (no client of the original decoded one; the contract settles on this).
-struct BoardError: HTTPResponseError {
+struct BoardError: MessageError {
     let status: HTTPResponse.Status
     let message: String
-
-    static func badRequest(_ message: String) -> BoardError { BoardError(status: .badRequest, message: message) }
 
     static let unauthorized = BoardError(status: .unauthorized, message: "A valid Bearer token is required.")
     static let boardNotFound = BoardError(status: .notFound, message: "No board has this id.")
@@ -16,11 +14,5 @@ struct BoardError: HTTPResponseError {
     static let readOnlyToken = BoardError(status: .forbidden, message: "The API token can read boards but not write in them.")
     static let notYourPost = BoardError(status: .forbidden, message: "Only the post's writer may change it.")
 
-    static func unreadableBody(_ error: BodyReadingError) -> BoardError {
-        BoardError(status: error.status, message: error.message)
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        try Response.json(BoardErrorJSON(message: message), status: status)
-    }
+    var body: BoardErrorJSON { BoardErrorJSON(message: message) }
 }

@@ -3,11 +3,9 @@ import Hummingbird
 import SproutWire
 
 /// Every Diary and weather error: `{"message": "…"}`.
-struct DiaryError: HTTPResponseError {
+struct DiaryError: MessageError {
     let status: HTTPResponse.Status
     let message: String
-
-    static func badRequest(_ message: String) -> DiaryError { DiaryError(status: .badRequest, message: message) }
 
     static let unauthorized = DiaryError(status: .unauthorized, message: "Sign in: the diary needs an account's Bearer token.")
     static let notFound = DiaryError(status: .notFound, message: "No diary entry has this id.")
@@ -21,13 +19,7 @@ struct DiaryError: HTTPResponseError {
         message: "The entry changed since baseUpdatedAt (another device wrote it): fetch it, then decide again."
     )
 
-    static func unreadableBody(_ error: BodyReadingError) -> DiaryError {
-        DiaryError(status: error.status, message: error.message)
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        try Response.json(DiaryErrorJSON(message: message), status: status)
-    }
+    var body: DiaryErrorJSON { DiaryErrorJSON(message: message) }
 }
 
 extension DiaryError: SignInRefusal {

@@ -4,11 +4,9 @@ import SproutWire
 
 /// Every market error: `{"code": <status>, "message": "…"}`. The originals never showed a body their apps decoded
 /// (the v3 server's was Spring's); the contract settles on this one shape for all of them.
-struct MarketError: HTTPResponseError {
+struct MarketError: MessageError {
     let status: HTTPResponse.Status
     let message: String
-
-    static func badRequest(_ message: String) -> MarketError { MarketError(status: .badRequest, message: message) }
 
     static let unknownIdentifier = MarketError(status: .unauthorized, message: "A known vendor identifier is required in the identifier header.")
     static let wrongSecret = MarketError(status: .forbidden, message: "The vendor secret is missing or wrong.")
@@ -25,13 +23,7 @@ struct MarketError: HTTPResponseError {
     static let tooManyVendors = MarketError(status: .tooManyRequests, message: "Too many vendors were created from this address in the last hour; try again later.")
     static let vendorIDTaken = MarketError(status: .conflict, message: "This vendor id is taken.")
 
-    static func unreadableBody(_ error: BodyReadingError) -> MarketError {
-        MarketError(status: error.status, message: error.message)
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        try Response.json(MarketErrorJSON(code: status.code, message: message), status: status)
-    }
+    var body: MarketErrorJSON { MarketErrorJSON(code: status.code, message: message) }
 }
 
 extension MarketError: SignInRefusal {
