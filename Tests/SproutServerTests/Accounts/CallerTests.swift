@@ -20,8 +20,7 @@ import Testing
             #expect(try await client.send(.get, "/api/diary/entries", headers: bearer).status == .unauthorized)
             #expect(try await client.send(.get, "/api/vendors/me", headers: bearer).status == .unauthorized)
             let session = try await client.send(.get, "/web/session", headers: bearer)
-            // Nobody: the answer has no user (`{}`).
-            #expect(session.status == .ok && session.json?["user"] == nil)
+            #expect(session.status == .ok && session.json?["user"] == .null)
         }
     }
 

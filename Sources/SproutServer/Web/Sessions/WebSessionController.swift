@@ -50,6 +50,14 @@ struct WebSessionController<Context: CallerRequestContext> {
 
     struct SessionBody: Encodable {
         let user: SessionUser?
+
+        private enum CodingKeys: String, CodingKey { case user }
+
+        /// `{"user": null}` for nobody, as documented: synthesized encoding would leave the key out.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(user, forKey: .user)
+        }
     }
 
     @Sendable func current(_ request: Request, context: Context) async throws -> Response {
