@@ -21,8 +21,13 @@ protocol PagedList: Sendable {
 /// per `ListPageMarks.rebuildInterval` at most, so a list under constant writes is paged with OFFSET.
 struct ListPager: Sendable {
     let executor: any SQLExecutor
-    /// Shared by every copy of the pager in the process.
-    var marks = ListPageMarks()
+    /// A class: every copy of the pager shares them.
+    let marks: ListPageMarks
+
+    init(executor: any SQLExecutor, marks: ListPageMarks = ListPageMarks()) {
+        self.executor = executor
+        self.marks = marks
+    }
 
     func page<Row: SQLRowDecodable>(of list: some PagedList, offset: Int, limit: Int, as type: Row.Type) async throws -> (rows: [Row], total: Int) {
         let key = list.key
