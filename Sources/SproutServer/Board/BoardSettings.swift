@@ -2,10 +2,10 @@
 ///
 /// | variable | default |
 /// |---|---|
-/// | `BOARD_API_TOKEN` | unset: only account tokens work |
+/// | `BOARD_API_TOKEN` (one word of visible ASCII) | unset: only account tokens work |
 public struct BoardSettings: Sendable {
     /// A static Bearer token that reads every board (as the Mail Plug app's hard-coded one did); it writes nothing
-    /// and owns nothing.
+    /// and owns nothing. One word, since `Authorization: Bearer …` could never carry a space inside it.
     public var apiToken: String?
 
     static let variables = ["BOARD_API_TOKEN"]
@@ -14,7 +14,7 @@ public struct BoardSettings: Sendable {
         self.apiToken = apiToken
     }
 
-    static func read(from reader: EnvironmentReader) -> BoardSettings {
-        BoardSettings(apiToken: reader.string("BOARD_API_TOKEN"))
+    static func read(from reader: EnvironmentReader) throws -> BoardSettings {
+        BoardSettings(apiToken: try reader.token("BOARD_API_TOKEN"))
     }
 }

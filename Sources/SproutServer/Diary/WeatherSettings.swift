@@ -1,5 +1,5 @@
 /// Where `/api/weather` gets current weather, read from `WEATHER_PROVIDER` (`openweather`, `open-meteo` or `off`),
-/// `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL` and `OPEN_METEO_BASE_URL` (http(s) URLs; the public
+/// `OPENWEATHER_API_KEY` (one word), `OPENWEATHER_BASE_URL` and `OPEN_METEO_BASE_URL` (http(s) URLs; the public
 /// services by default).
 ///
 /// Without a choice, a server with an OpenWeather key asks OpenWeather and one without asks Open-Meteo, which needs
@@ -38,7 +38,8 @@ public struct WeatherSettings: Sendable, Equatable {
         var settings = WeatherSettings()
         if let url = try reader.httpURL("OPENWEATHER_BASE_URL") { settings.openWeatherBaseURL = url }
         if let url = try reader.httpURL("OPEN_METEO_BASE_URL") { settings.openMeteoBaseURL = url }
-        let key = reader.string("OPENWEATHER_API_KEY")
+        // Sent as a query parameter: a space inside is a pasting mistake, refused here rather than as a 401 later.
+        let key = try reader.token("OPENWEATHER_API_KEY")
         switch try reader.choice("WEATHER_PROVIDER", of: ProviderName.self, aliases: ["openmeteo": .openMeteo]) {
         case nil:
             settings.provider = key.map { .openWeather(apiKey: $0) } ?? .openMeteo

@@ -60,6 +60,17 @@ struct EnvironmentReader {
         return value
     }
 
+    /// A token sent in an HTTP header or query (an API token or key): one word of visible ASCII characters, since
+    /// a space inside could never arrive whole. The message names the position, not the value, which is secret.
+    func token(_ key: String) throws -> String? {
+        guard let value = string(key) else { return nil }
+        if let bad = value.unicodeScalars.firstIndex(where: { !(0x21...0x7E).contains($0.value) }) {
+            let position = value.unicodeScalars.distance(from: value.unicodeScalars.startIndex, to: bad) + 1
+            throw ConfigurationError("\(key) must be one word of visible ASCII characters (no spaces inside); character \(position) is not")
+        }
+        return value
+    }
+
     /// An `http` or `https` URL with a host; nil when unset.
     func httpURL(_ key: String) throws -> String? {
         guard let value = string(key) else { return nil }

@@ -5,7 +5,7 @@ import Logging
 /// | variable | default |
 /// |---|---|
 /// | `HOST`, `PORT` (flags `--hostname`, `--port` win) | `127.0.0.1`, `8080` (1…65535) |
-/// | `PUBLIC_URL` | `http://HOST:PORT` |
+/// | `PUBLIC_URL` (an http(s) URL) | `http://HOST:PORT` |
 /// | `MAX_BODY_SIZE` | `1048576` bytes |
 /// | `LOG_LEVEL` | `info` |
 /// | `IDLE_TIMEOUT`, `REQUEST_TIMEOUT` | `30`, `60` seconds (above 0, at most 86400) |
@@ -56,7 +56,7 @@ public struct ServerSettings: Sendable {
         } else {
             resolvedPort = try reader.int("PORT", in: ports, default: 8080)
         }
-        let publicURL = reader.string("PUBLIC_URL")
+        let publicURL = try reader.httpURL("PUBLIC_URL")
         var settings = ServerSettings(hostname: hostname ?? reader.string("HOST") ?? "127.0.0.1", port: resolvedPort, publicURL: publicURL)
         settings.maxRequestBodySize = try reader.int("MAX_BODY_SIZE", in: 1...Int.max, default: 1 << 20, unit: "bytes")
         settings.logLevel = try reader.choice("LOG_LEVEL", of: Logger.Level.self) ?? .info

@@ -64,7 +64,7 @@ public struct SproutConfiguration: Sendable {
             accounts: .read(from: reader),
             community: .read(from: reader),
             market: .read(from: reader),
-            board: BoardSettings.read(from: reader),
+            board: .read(from: reader),
             diary: .read(from: reader)
         )
     }
