@@ -44,7 +44,14 @@ struct DataOptions: ParsableArguments {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server (migrates the database first).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (migrates the database first).",
+        discussion: """
+            Settings come from environment variables (README.md, "Configuration"); these flags win over them. A value \
+            that cannot be used stops the start, and so does a variable under one of Sprout's prefixes (MARKET_, BOARD_, \
+            DIARY_, COMMUNITY_, WEATHER_, OPENWEATHER_, OPEN_METEO_, SIGNUPS_, EMAIL_VISIBILITY) that is no setting.
+            """
+    )
 
     @Option(name: .long, help: "Address to listen on (env HOST, default 127.0.0.1; 0.0.0.0 for every interface).")
     var hostname: String?

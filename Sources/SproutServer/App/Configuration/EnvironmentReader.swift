@@ -3,8 +3,13 @@ import Foundation
 /// The environment as Sprout's settings read it: every settings struct asks through these typed readers, so a
 /// value means the same everywhere (surrounding spaces dropped, empty as unset) and every refusal reads alike:
 /// "X must be …, got 'v'".
-struct EnvironmentReader {
+///
+/// A class, not a struct, only so it can note which variables were asked for: a test compares that with the
+/// variables the settings declare, so a setting cannot be read without being known (and thus refused as unknown).
+final class EnvironmentReader {
     private let environment: [String: String]
+    /// Every variable asked for so far.
+    private(set) var consulted: Set<String> = []
 
     init(_ environment: [String: String]) {
         self.environment = environment
@@ -12,6 +17,7 @@ struct EnvironmentReader {
 
     /// The value exactly as set (no trimming), or nil when unset or empty.
     private func raw(_ key: String) -> String? {
+        consulted.insert(key)
         guard let value = environment[key], !value.isEmpty else { return nil }
         return value
     }

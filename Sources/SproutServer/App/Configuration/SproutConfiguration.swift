@@ -3,8 +3,9 @@ import Foundation
 /// Everything `buildApplication` needs, gathered from flags and the environment by the caller: one small settings
 /// struct per part, each documenting the variables it reads and their defaults.
 ///
-/// `fromEnvironment` is the one place settings enter. A value that cannot be used stops the start with a
-/// `ConfigurationError`; empty values are unset. Tests build a configuration in code and change what they need.
+/// `fromEnvironment` is the one place settings enter. A value that cannot be used, or a variable under one of
+/// Sprout's prefixes that is no setting (`UnknownSettings`), stops the start with a `ConfigurationError`; empty
+/// values are unset. Tests build a configuration in code and change what they need.
 public struct SproutConfiguration: Sendable {
     /// `HOST`, `PORT`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`, `IDLE_TIMEOUT`, `REQUEST_TIMEOUT`, `TRUSTED_PROXIES`.
     public var server: ServerSettings
@@ -40,7 +41,7 @@ public struct SproutConfiguration: Sendable {
         self.diary = diary
     }
 
-    /// Every variable Sprout reads.
+    /// Every variable Sprout reads; anything else under `UnknownSettings.guardedPrefixes` is refused.
     static let variables = ServerSettings.variables + DataSettings.variables + AccountSettings.variables
         + CommunitySettings.variables + MarketSettings.variables + BoardSettings.variables + DiarySettings.variables
 
@@ -52,7 +53,8 @@ public struct SproutConfiguration: Sendable {
         port: Int? = nil,
         dataDirectory: String? = nil
     ) throws -> SproutConfiguration {
-        try read(from: EnvironmentReader(environment), hostname: hostname, port: port, dataDirectory: dataDirectory)
+        try UnknownSettings.check(environment, known: variables)
+        return try read(from: EnvironmentReader(environment), hostname: hostname, port: port, dataDirectory: dataDirectory)
     }
 
     static func read(
