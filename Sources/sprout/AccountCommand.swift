@@ -108,7 +108,7 @@ private func withAdministration(_ data: DataOptions, _ body: @escaping @Sendable
     do {
         try await withDatabase(configuration) { database in
             try await database.prepare(configuration)
-            try await body(AccountAdministration(database: database, passwordHashCost: configuration.passwordHashCost))
+            try await body(AccountAdministration(database: database, passwordHashCost: configuration.accounts.passwordHashCost))
         }
     } catch let error as AccountAdministrationError {
         throw ValidationError(error.description)

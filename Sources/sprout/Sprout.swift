@@ -44,7 +44,14 @@ struct DataOptions: ParsableArguments {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server (migrates the database first).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (migrates the database first).",
+        discussion: """
+            Settings come from environment variables (README.md, "Configuration"); these flags win over them. A value \
+            that cannot be used stops the start, and so does a variable under one of Sprout's prefixes (MARKET_, BOARD_, \
+            DIARY_, COMMUNITY_, WEATHER_, OPENWEATHER_, OPEN_METEO_, SIGNUPS_, EMAIL_VISIBILITY) that is no setting.
+            """
+    )
 
     @Option(name: .long, help: "Address to listen on (env HOST, default 127.0.0.1; 0.0.0.0 for every interface).")
     var hostname: String?
@@ -57,10 +64,10 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let configuration = try data.configuration(hostname: hostname, port: port)
         // Before the database is opened: a taken port is one line, and nothing is created or migrated for nothing.
-        try await ListeningAddress.checkAvailable(hostname: configuration.hostname, port: configuration.port)
+        try await ListeningAddress.checkAvailable(hostname: configuration.server.hostname, port: configuration.server.port)
         try await SecretRedaction.redactingErrors(of: configuration) {
-            let logger = makeLogger(level: configuration.logLevel)
-            let database = try SproutDatabase(settings: configuration.databaseSettings, migrations: SproutMigrations.all, logger: logger)
+            let logger = makeLogger(level: configuration.server.logLevel)
+            let database = try SproutDatabase(settings: configuration.data.database, migrations: SproutMigrations.all, logger: logger)
             let app = buildApplication(configuration, database: database, logger: logger) { port in
                 await Self.greet(configuration, port: port, database: database)
             }
@@ -78,10 +85,10 @@ struct Serve: AsyncParsableCommand {
 
     /// The address to click, and what to do first on an empty database; on standard output, where a person looks.
     private static func greet(_ configuration: SproutConfiguration, port: Int, database: SproutDatabase) async {
-        var lines = ["Sprout is running: open \(ListeningAddress.browserURL(hostname: configuration.hostname, port: port)) in a browser (Ctrl-C stops it)."]
+        var lines = ["Sprout is running: open \(ListeningAddress.browserURL(hostname: configuration.server.hostname, port: port)) in a browser (Ctrl-C stops it)."]
         // Only a PUBLIC_URL of the operator's own: the default is derived from host and port.
-        if configuration.publicURL != SproutConfiguration(hostname: configuration.hostname, port: configuration.port).publicURL {
-            lines.append("Its public address (PUBLIC_URL) is \(configuration.publicURL)")
+        if configuration.server.publicURL != ServerSettings.defaultPublicURL(hostname: configuration.server.hostname, port: configuration.server.port) {
+            lines.append("Its public address (PUBLIC_URL) is \(configuration.server.publicURL)")
         }
         if (try? await FirstRun.databaseIsEmpty(database)) == true {
             lines.append(FirstRun.seedHint)
@@ -100,7 +107,7 @@ struct Migrate: AsyncParsableCommand {
         let configuration = try data.configuration()
         try await withDatabase(configuration) { database in
             try await database.prepare(configuration)
-            print("Database is up to date (\(configuration.databaseSettings.description)).")
+            print("Database is up to date (\(configuration.data.database.description)).")
         }
     }
 }
@@ -177,9 +184,9 @@ struct Seed: AsyncParsableCommand {
 func withDatabase<Value: Sendable>(_ configuration: SproutConfiguration, _ body: @escaping @Sendable (SproutDatabase) async throws -> Value) async throws -> Value {
     try await SecretRedaction.redactingErrors(of: configuration) {
         let database = try SproutDatabase(
-            settings: configuration.databaseSettings,
+            settings: configuration.data.database,
             migrations: SproutMigrations.all,
-            logger: makeLogger(level: configuration.logLevel)
+            logger: makeLogger(level: configuration.server.logLevel)
         )
         return try await database.withOpen(body)
     }
@@ -191,6 +198,6 @@ extension SproutDatabase {
     /// of secrets an older Sprout kept plain.
     func prepare(_ configuration: SproutConfiguration) async throws {
         try await migrate()
-        try await SecretsAtRest(database: self, configuration: configuration).prepare(logger: makeLogger(level: configuration.logLevel))
+        try await SecretsAtRest(database: self, configuration: configuration).prepare(logger: makeLogger(level: configuration.server.logLevel))
     }
 }

@@ -30,12 +30,12 @@ func withLiveServerAndDatabase<Value: Sendable>(
     let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sproutkit-data-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }
-    var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0, dataDirectory: dataDirectory.path)
+    var configuration = SproutConfiguration(server: ServerSettings(hostname: "127.0.0.1", port: 0), data: DataSettings(directory: dataDirectory.path))
     // bcrypt's lowest cost: the cost is not what these tests are about.
-    configuration.passwordHashCost = 4
-    configuration.boardAPIToken = boardAPIToken
+    configuration.accounts.passwordHashCost = 4
+    configuration.board.apiToken = boardAPIToken
     // No real weather service from a test: weather answers 503, and the kit must save entries without it.
-    configuration.weather.provider = .off
+    configuration.diary.weather.provider = .off
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = buildApplication(
         configuration,

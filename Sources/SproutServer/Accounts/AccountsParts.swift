@@ -9,15 +9,15 @@ struct AccountsParts: Sendable {
 
     init(_ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, clock: WallClock = .system) {
         repository = SQLAccountRepository(executor: executor)
-        tokens = AccountTokens(configuredSecret: configuration.jwtSecret, secrets: ServerSecrets(executor: executor, sealer: sealer), clock: clock)
+        tokens = AccountTokens(configuredSecret: configuration.accounts.jwtSecret, secrets: ServerSecrets(executor: executor, sealer: sealer), clock: clock)
         sessions = WebSessions(executor: executor, clock: clock)
-        addressLimit = AddressRateLimit(ledger: RateLimitLedger(executor: executor), perHour: configuration.signUpsPerAddressPerHour)
+        addressLimit = AddressRateLimit(ledger: RateLimitLedger(executor: executor), perHour: configuration.accounts.signUpsPerAddressPerHour)
         authenticator = AccountAuthenticator(
-            accounts: repository, tokens: tokens, sessions: sessions, boardAPIToken: configuration.boardAPIToken
+            accounts: repository, tokens: tokens, sessions: sessions, boardAPIToken: configuration.board.apiToken
         )
         service = AccountsService(
             accounts: repository, tokens: tokens, throttle: LoginThrottle(executor: executor), addressLimit: addressLimit,
-            hasher: PasswordHasher(cost: configuration.passwordHashCost), clock: clock
+            hasher: PasswordHasher(cost: configuration.accounts.passwordHashCost), clock: clock
         )
     }
 }

@@ -8,13 +8,13 @@ import ServiceLifecycle
 /// Builds the whole Sprout application: database, migrations at start, every service's routes.
 /// `sprout serve` and the tests both come through here.
 public func buildApplication(_ configuration: SproutConfiguration, logger: Logger? = nil) async throws -> some ApplicationProtocol {
-    let logger = logger ?? makeLogger(level: configuration.logLevel)
-    let database = try SproutDatabase(settings: configuration.databaseSettings, migrations: SproutMigrations.all, logger: logger)
+    let logger = logger ?? makeLogger(level: configuration.server.logLevel)
+    let database = try SproutDatabase(settings: configuration.data.database, migrations: SproutMigrations.all, logger: logger)
     return buildApplication(configuration, database: database, logger: logger)
 }
 
 /// Builds the application over a database the caller made (tests use this to reach the same database).
-/// `onServerRunning` is told the port actually bound, which matters when `configuration.port` is 0.
+/// `onServerRunning` is told the port actually bound, which matters when `configuration.server.port` is 0.
 public func buildApplication(
     _ configuration: SproutConfiguration,
     database: SproutDatabase,
@@ -25,16 +25,16 @@ public func buildApplication(
     // One sealer, so the key file is read once: the routes and the start-up check share it.
     let sealer = SecretSealer(configuration)
     let router = buildRouter(configuration, database: database, logger: logger, sealer: sealer, clock: clock)
-    let requestTimeout = TimeAmount(configuration.requestTimeout)
+    let requestTimeout = TimeAmount(configuration.server.requestTimeout)
     var app = Application(
         router: router,
         server: .http1(configuration: .init(
             additionalChannelHandlers: [RequestArrivalTimeoutHandler(timeout: requestTimeout, logger: logger)],
-            idleTimeout: TimeAmount(configuration.idleTimeout)
+            idleTimeout: TimeAmount(configuration.server.idleTimeout)
         )),
-        configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Sprout"),
+        configuration: .init(address: .hostname(configuration.server.hostname, port: configuration.server.port), serverName: "Sprout"),
         services: [database],
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.server.port) },
         logger: logger
     )
     app.beforeServerStarts {
@@ -42,7 +42,7 @@ public func buildApplication(
         try await cancelWhenGracefulShutdown { try await database.migrateWhenReachable() }
         try await SecretsAtRest(sealer: sealer, executor: database.executor).prepare(logger: logger)
         logger.info("database ready", metadata: ["database": "\(database.settings.redacted)"])
-        await sweepStagedUploads(dataDirectory: configuration.dataDirectory, logger: logger)
+        await sweepStagedUploads(dataDirectory: configuration.data.directory, logger: logger)
     }
     return app
 }
@@ -58,7 +58,7 @@ func buildRouter(
     let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer, clock: clock)
     // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
     let web = WebController<SproutRequestContext>(authenticator: accounts.authenticator)
-    router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.trustedProxies))
+    router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.server.trustedProxies))
     router.add(middleware: RequestLoggingMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorRenderingMiddleware(pages: web.renderer))
@@ -68,44 +68,44 @@ func buildRouter(
     router.add(middleware: CallerMiddleware(authenticator: accounts.authenticator))
 
     let community = SQLCommunityRepository(executor: database.executor)
-    router.add(middleware: CrossSiteRequestGuard(publicURL: configuration.publicURL))
+    router.add(middleware: CrossSiteRequestGuard(publicURL: configuration.server.publicURL))
     router.addRoutes(AccountsController<SproutRequestContext>(
         service: accounts.service, activity: community,
-        maxBodySize: configuration.maxRequestBodySize
+        maxBodySize: configuration.server.maxRequestBodySize
     ).endpoints)
     router.addRoutes(CommunityController<SproutRequestContext>(
-        repository: community, emailVisibility: configuration.emailVisibility,
-        maxBodySize: configuration.maxRequestBodySize, maximumListRows: configuration.communityListMaxRows,
-        largeLists: LargeListSlots(configuration.communityLargeLists), clock: clock
+        repository: community, emailVisibility: configuration.accounts.emailVisibility,
+        maxBodySize: configuration.server.maxRequestBodySize, maximumListRows: configuration.community.listMaxRows,
+        largeLists: LargeListSlots(configuration.community.largeLists), clock: clock
     ).endpoints)
 
     let todos = TodosController<SQLTodoRepository, SproutRequestContext>(
         repository: SQLTodoRepository(executor: database.executor),
-        maxBodySize: configuration.maxRequestBodySize,
+        maxBodySize: configuration.server.maxRequestBodySize,
         clock: clock
     )
     router.addRoutes(todos.endpoints, atPath: "/api/v2")
     router.addRoutes(todos.endpoints, atPath: "/api/v1")
     router.addRoutes(WebSessionController<SproutRequestContext>(
-        accounts: accounts, publicURL: configuration.publicURL, maxBodySize: configuration.maxRequestBodySize
+        accounts: accounts, publicURL: configuration.server.publicURL, maxBodySize: configuration.server.maxRequestBodySize
     ).endpoints)
     let market = MarketParts(configuration, executor: database.executor, sealer: sealer, images: SystemImageProcessor(), clock: clock)
     router.addRoutes(MarketController<SproutRequestContext>(
-        products: market.products, json: market.json, maxBodySize: configuration.maxRequestBodySize
+        products: market.products, json: market.json, maxBodySize: configuration.server.maxRequestBodySize
     ).endpoints)
     router.addRoutes(VendorsController<SproutRequestContext>(
         vendors: market.vendors, addressLimit: accounts.addressLimit,
-        maxBodySize: configuration.maxRequestBodySize, clock: clock
+        maxBodySize: configuration.server.maxRequestBodySize, clock: clock
     ).endpoints)
     router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
     router.addRoutes(BoardController<SproutRequestContext>(
         repository: SQLBoardRepository(executor: database.executor),
-        emailVisibility: configuration.emailVisibility,
-        maxBodySize: configuration.maxRequestBodySize,
+        emailVisibility: configuration.accounts.emailVisibility,
+        maxBodySize: configuration.server.maxRequestBodySize,
         clock: clock
     ).endpoints, atPath: "/api/v2")
     router.addRoutes(DiaryController<SproutRequestContext>(
-        repository: SQLDiaryRepository(executor: database.executor, keptVersions: configuration.diaryKeptVersions),
+        repository: SQLDiaryRepository(executor: database.executor, keptVersions: configuration.diary.keptVersions),
         clock: clock
     ).endpoints, atPath: "/api/diary")
     router.addRoutes(WeatherController<SproutRequestContext>(
@@ -115,7 +115,7 @@ func buildRouter(
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(CommunityPages<SproutRequestContext>(renderer: web.renderer).endpoints)
-    router.addRoutes(MarketPages<SproutRequestContext>(renderer: web.renderer, maxImageBytes: configuration.marketMaxImageBytes).endpoints)
+    router.addRoutes(MarketPages<SproutRequestContext>(renderer: web.renderer, maxImageBytes: configuration.market.maxImageBytes).endpoints)
     router.addRoutes(BoardPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(DiaryPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     return router

@@ -41,7 +41,7 @@ public enum SecretRedaction {
         do {
             return try await body()
         } catch {
-            throw RedactedError(description: redact(String(describing: error), databaseURL: configuration.databaseURL))
+            throw RedactedError(description: redact(String(describing: error), databaseURL: configuration.data.databaseURL))
         }
     }
 }

@@ -23,7 +23,7 @@ struct WeatherService: Sendable {
 
     /// The provider the configuration chooses (`WeatherSettings.provider`).
     init(_ configuration: SproutConfiguration, executor: any SQLExecutor, logger: Logger) {
-        let settings = configuration.weather
+        let settings = configuration.diary.weather
         let upstream: (any WeatherUpstream)?
         switch settings.provider {
         case .openWeather(let key):

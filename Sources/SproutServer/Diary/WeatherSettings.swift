@@ -1,7 +1,6 @@
-import Foundation
-
-/// Where `/api/weather` gets current weather, read from `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`,
-/// `OPENWEATHER_BASE_URL` and `OPEN_METEO_BASE_URL`.
+/// Where `/api/weather` gets current weather, read from `WEATHER_PROVIDER` (`openweather`, `open-meteo` or `off`),
+/// `OPENWEATHER_API_KEY` (one word), `OPENWEATHER_BASE_URL` and `OPEN_METEO_BASE_URL` (http(s) URLs; the public
+/// services by default).
 ///
 /// Without a choice, a server with an OpenWeather key asks OpenWeather and one without asks Open-Meteo, which needs
 /// no key — so a fresh install has real weather. `off` answers 503 to every weather call.
@@ -25,34 +24,35 @@ public struct WeatherSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// The settings `environment` describes; a value that cannot be used is a `ConfigurationError` naming it.
-    public static func fromEnvironment(_ value: (String) -> String?) throws -> WeatherSettings {
+    static let variables = ["WEATHER_PROVIDER", "OPENWEATHER_API_KEY", "OPENWEATHER_BASE_URL", "OPEN_METEO_BASE_URL"]
+
+    /// The names `WEATHER_PROVIDER` takes (`openmeteo` too, without the dash).
+    private enum ProviderName: String, CaseIterable {
+        case openWeather = "openweather"
+        case openMeteo = "open-meteo"
+        case off
+    }
+
+    /// The settings `reader` describes; a value that cannot be used is a `ConfigurationError` naming it.
+    static func read(from reader: EnvironmentReader) throws -> WeatherSettings {
         var settings = WeatherSettings()
-        if let raw = value("OPENWEATHER_BASE_URL") { settings.openWeatherBaseURL = try baseURL(raw, "OPENWEATHER_BASE_URL") }
-        if let raw = value("OPEN_METEO_BASE_URL") { settings.openMeteoBaseURL = try baseURL(raw, "OPEN_METEO_BASE_URL") }
-        let key = value("OPENWEATHER_API_KEY")
-        switch value("WEATHER_PROVIDER")?.lowercased() {
+        if let url = try reader.httpURL("OPENWEATHER_BASE_URL") { settings.openWeatherBaseURL = url }
+        if let url = try reader.httpURL("OPEN_METEO_BASE_URL") { settings.openMeteoBaseURL = url }
+        // Sent as a query parameter: a space inside is a pasting mistake, refused here rather than as a 401 later.
+        let key = try reader.token("OPENWEATHER_API_KEY")
+        switch try reader.choice("WEATHER_PROVIDER", of: ProviderName.self, aliases: ["openmeteo": .openMeteo]) {
         case nil:
             settings.provider = key.map { .openWeather(apiKey: $0) } ?? .openMeteo
-        case "openweather":
+        case .openWeather?:
             guard let key else {
                 throw ConfigurationError("WEATHER_PROVIDER=openweather needs OPENWEATHER_API_KEY (or choose open-meteo, which needs no key)")
             }
             settings.provider = .openWeather(apiKey: key)
-        case "open-meteo", "openmeteo":
+        case .openMeteo?:
             settings.provider = .openMeteo
-        case "off":
+        case .off?:
             settings.provider = .off
-        case let other?:
-            throw ConfigurationError("WEATHER_PROVIDER must be openweather, open-meteo or off, got '\(other)'")
         }
         return settings
-    }
-
-    private static func baseURL(_ raw: String, _ name: String) throws -> String {
-        guard let url = URLComponents(string: raw), url.scheme == "https" || url.scheme == "http", url.host?.isEmpty == false else {
-            throw ConfigurationError("\(name) must be an http(s) URL, got '\(raw)'")
-        }
-        return raw
     }
 }

@@ -17,7 +17,7 @@ public struct MarketImageDoctor: Sendable {
     static let examplesShown = 20
 
     public init(database: SproutDatabase, configuration: SproutConfiguration) {
-        self.init(executor: database.executor, kind: configuration.marketImageStorage, dataDirectory: configuration.dataDirectory)
+        self.init(executor: database.executor, kind: configuration.market.imageStorage, dataDirectory: configuration.data.directory)
     }
 
     init(executor: any SQLExecutor, kind: MarketImageStorageKind, dataDirectory: String, minimumAge: TimeInterval = FileImageStorage.stagedFileLifetime) {

@@ -24,7 +24,7 @@ protocol MarketImageStorage: Sendable {
 }
 
 /// Which storage `MARKET_IMAGE_STORAGE` chose.
-public enum MarketImageStorageKind: String, Sendable {
+public enum MarketImageStorageKind: String, Sendable, CaseIterable {
     case files
     case database
 }

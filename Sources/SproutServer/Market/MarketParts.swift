@@ -9,17 +9,17 @@ struct MarketParts: Sendable {
         _ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, images: SystemImageProcessor,
         clock: WallClock = .system
     ) {
-        switch configuration.marketImageStorage {
-        case .files: storage = FileImageStorage(dataDirectory: configuration.dataDirectory)
+        switch configuration.market.imageStorage {
+        case .files: storage = FileImageStorage(dataDirectory: configuration.data.directory)
         case .database: storage = DatabaseImageStorage(executor: executor)
         }
         vendors = MarketVendors(repository: SQLVendorRepository(executor: executor, sealer: sealer), clock: clock)
         products = MarketProducts(
             repository: SQLMarketRepository(executor: executor), vendors: vendors.repository, storage: storage, images: images,
-            limits: MarketUploadLimits(maximumImageBytes: configuration.marketMaxImageBytes),
-            uploadRate: MarketUploadRate(ledger: RateLimitLedger(executor: executor), perHour: configuration.marketUploadsPerHour, clock: clock),
+            limits: MarketUploadLimits(maximumImageBytes: configuration.market.maxImageBytes),
+            uploadRate: MarketUploadRate(ledger: RateLimitLedger(executor: executor), perHour: configuration.market.uploadsPerHour, clock: clock),
             clock: clock
         )
-        json = MarketJSON(publicURL: configuration.publicURL)
+        json = MarketJSON(publicURL: configuration.server.publicURL)
     }
 }

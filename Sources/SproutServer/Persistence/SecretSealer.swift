@@ -26,10 +26,10 @@ final class SecretSealer: Sendable {
 
     /// The sealer of `configuration`: `SECRETS_KEY` when set, else the data directory's key file.
     convenience init(_ configuration: SproutConfiguration) {
-        if let text = configuration.secretsKey {
+        if let text = configuration.data.secretsKey {
             self.init(.text(text))
         } else {
-            self.init(.file(path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("secrets.key").path))
+            self.init(.file(path: URL(fileURLWithPath: configuration.data.directory).appendingPathComponent("secrets.key").path))
         }
     }
 

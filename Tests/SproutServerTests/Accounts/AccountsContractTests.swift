@@ -237,7 +237,7 @@ import Testing
     }
 
     @Test func aConfiguredJWTSecretSignsTokens() async throws {
-        try await withTestApp(configure: { $0.jwtSecret = "a configured secret of at least 32 bytes" }) { client, database in
+        try await withTestApp(configure: { $0.accounts.jwtSecret = "a configured secret of at least 32 bytes" }) { client, database in
             let account = try await client.signUp("configured")
             let sameKey = try await database.token(for: account.id, secret: "a configured secret of at least 32 bytes")
             #expect(try await client.send(.get, "/users/me", headers: [.authorization: "Bearer \(sameKey)"]).status == .ok)

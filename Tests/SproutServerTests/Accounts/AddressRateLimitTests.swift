@@ -8,7 +8,7 @@ import Testing
 /// is a bcrypt hash, and its refusals tell which names exist, so one address gets `SIGNUPS_PER_ADDRESS_PER_HOUR`.
 @Suite struct AddressRateLimitTests {
     @Test func signUpsBeyondTheHourlyLimitAreRefusedWith429AndFailedOnesCount() async throws {
-        try await withTestApp(configure: { $0.signUpsPerAddressPerHour = 3 }) { client, _ in
+        try await withTestApp(configure: { $0.accounts.signUpsPerAddressPerHour = 3 }) { client, _ in
             try await client.signUp("first")
             // Probing a taken name counts as a sign-up: that is how accounts are enumerated.
             let taken = try await client.sendForm(.post, "/auth/local/register", "username=first&email=other@example.com&password=password1")
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func concurrentSignUpsFromOneAddressGetExactlyTheLimit() async throws {
-        try await withTestApp(configure: { $0.signUpsPerAddressPerHour = 5 }) { client, _ in
+        try await withTestApp(configure: { $0.accounts.signUpsPerAddressPerHour = 5 }) { client, _ in
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for index in 0..<30 {
                     group.addTask {
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func vendorCreationsBeyondTheHourlyLimitAreRefusedWith429() async throws {
-        try await withTestApp(configure: { $0.signUpsPerAddressPerHour = 2 }) { client, database in
+        try await withTestApp(configure: { $0.accounts.signUpsPerAddressPerHour = 2 }) { client, database in
             let repository = SQLAccountRepository(executor: database.executor)
             var statuses: [HTTPResponse.Status] = []
             for index in 0..<3 {

@@ -10,7 +10,7 @@ import Testing
 @Suite struct CallerTests {
     @Test func theBoardTokenOpensTheBoardsAndNothingElse() async throws {
         let token = "mailplug-static-token-0123456789"
-        try await withTestApp(configure: { $0.boardAPIToken = token }) { client, _ in
+        try await withTestApp(configure: { $0.board.apiToken = token }) { client, _ in
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
             #expect(try await client.send(.get, "/api/v2/boards", headers: bearer).status == .ok)
             let todos = try await client.send(.get, "/api/v2/todos", headers: bearer)

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func theBoardMasksTheWriterForEveryoneButTheWriter() async throws {
-        try await withTestApp(configure: { $0.boardAPIToken = "static-board-token" }) { client, _ in
+        try await withTestApp(configure: { $0.board.apiToken = "static-board-token" }) { client, _ in
             let writer = try await client.signUp("writer")
             let reader = try await client.signUp("reader")
             let id = try #require(try await client.writePost("제목", "본문", as: writer)["postId"]?.int)
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func emailVisibilityEveryoneShowsAddressesAsTheOriginalsDid() async throws {
-        try await withTestApp(configure: { $0.emailVisibility = .everyone }) { client, _ in
+        try await withTestApp(configure: { $0.accounts.emailVisibility = .everyone }) { client, _ in
             let alice = try await client.signUp("alice")
             let bob = try await client.signUp("bob")
             let post = try await client.createPost("hello", as: alice)
@@ -59,10 +59,10 @@ import Testing
     }
 
     @Test func theSettingIsReadFromTheEnvironment() throws {
-        #expect(try SproutConfiguration.fromEnvironment([:]).emailVisibility == .owner)
-        #expect(try SproutConfiguration.fromEnvironment(["EMAIL_VISIBILITY": "Everyone"]).emailVisibility == .everyone)
+        #expect(try SproutConfiguration.fromEnvironment([:]).accounts.emailVisibility == .owner)
+        #expect(try SproutConfiguration.fromEnvironment(["EMAIL_VISIBILITY": "Everyone"]).accounts.emailVisibility == .everyone)
         #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["EMAIL_VISIBILITY": "nobody"]) }
-        #expect(try SproutConfiguration.fromEnvironment(["SIGNUPS_PER_ADDRESS_PER_HOUR": "0"]).signUpsPerAddressPerHour == 0)
+        #expect(try SproutConfiguration.fromEnvironment(["SIGNUPS_PER_ADDRESS_PER_HOUR": "0"]).accounts.signUpsPerAddressPerHour == 0)
         #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["SIGNUPS_PER_ADDRESS_PER_HOUR": "-1"]) }
     }
 }

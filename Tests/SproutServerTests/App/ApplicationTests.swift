@@ -33,7 +33,7 @@ import Testing
         guard TestDatabasePlace.postgresURL == nil else { return }  // this one is about the embedded default
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-live-\(UUID().uuidString)/data")
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
-        let configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0, dataDirectory: directory.path)
+        let configuration = SproutConfiguration(server: ServerSettings(hostname: "127.0.0.1", port: 0), data: DataSettings(directory: directory.path))
         let app = try await buildApplication(configuration, logger: testLogger())
         try await app.test(.live) { client in
             let id = try await client.createTodo("over a real socket")
@@ -86,11 +86,11 @@ import Testing
 @Suite struct ConfigurationTests {
     @Test func defaultsRunOnLoopbackPort8080WithDataInDotData() throws {
         let configuration = try SproutConfiguration.fromEnvironment([:])
-        #expect(configuration.hostname == "127.0.0.1")
-        #expect(configuration.port == 8080)
-        #expect(configuration.dataDirectory == "./data")
-        #expect(configuration.publicURL == "http://127.0.0.1:8080")
-        guard case .sqlite(let path) = configuration.databaseSettings else {
+        #expect(configuration.server.hostname == "127.0.0.1")
+        #expect(configuration.server.port == 8080)
+        #expect(configuration.data.directory == "./data")
+        #expect(configuration.server.publicURL == "http://127.0.0.1:8080")
+        guard case .sqlite(let path) = configuration.data.database else {
             Issue.record("expected SQLite by default")
             return
         }
@@ -103,14 +103,14 @@ import Testing
             "DATABASE_URL": "postgres://u:p@db:5432/sprout", "PUBLIC_URL": "https://sprout.example",
         ]
         let fromEnvironment = try SproutConfiguration.fromEnvironment(environment)
-        #expect(fromEnvironment.hostname == "0.0.0.0")
-        #expect(fromEnvironment.port == 9000)
-        #expect(fromEnvironment.publicURL == "https://sprout.example")
-        #expect(fromEnvironment.databaseSettings == .postgres(url: "postgres://u:p@db:5432/sprout"))
+        #expect(fromEnvironment.server.hostname == "0.0.0.0")
+        #expect(fromEnvironment.server.port == 9000)
+        #expect(fromEnvironment.server.publicURL == "https://sprout.example")
+        #expect(fromEnvironment.data.database == .postgres(url: "postgres://u:p@db:5432/sprout"))
         let withFlags = try SproutConfiguration.fromEnvironment(environment, hostname: "127.0.0.2", port: 9100, dataDirectory: "/srv/data")
-        #expect(withFlags.hostname == "127.0.0.2")
-        #expect(withFlags.port == 9100)
-        #expect(withFlags.dataDirectory == "/srv/data")
+        #expect(withFlags.server.hostname == "127.0.0.2")
+        #expect(withFlags.server.port == 9100)
+        #expect(withFlags.data.directory == "/srv/data")
     }
 
     @Test(arguments: [["PORT": "eighty"], ["PORT": "70000"], ["PORT": "0"], ["PORT": "-1"], ["DATABASE_URL": "mysql://x"], ["LOG_LEVEL": "loud"], ["MAX_BODY_SIZE": "-1"]])

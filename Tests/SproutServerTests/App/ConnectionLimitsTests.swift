@@ -19,8 +19,8 @@ import Testing
         try await withTestApp(.live, logger: recorder.logger(level: .debug), configure: { configuration in
             // Short, but not so short that a busy machine (the whole suite runs in parallel) trips them before
             // the test has sent its first bytes: 500 ms did, under load.
-            configuration.idleTimeout = .seconds(2)
-            configuration.requestTimeout = .seconds(5)
+            configuration.server.idleTimeout = .seconds(2)
+            configuration.server.requestTimeout = .seconds(5)
         }) { client, _ in
             try await body(try #require(client.port), recorder)
         }
@@ -28,9 +28,9 @@ import Testing
 
     @Test func timeoutsComeFromTheEnvironmentWithSensibleDefaults() throws {
         let defaults = try SproutConfiguration.fromEnvironment([:])
-        #expect(defaults.idleTimeout == .seconds(30) && defaults.requestTimeout == .seconds(60))
+        #expect(defaults.server.idleTimeout == .seconds(30) && defaults.server.requestTimeout == .seconds(60))
         let set = try SproutConfiguration.fromEnvironment(["IDLE_TIMEOUT": "2.5", "REQUEST_TIMEOUT": "120"])
-        #expect(set.idleTimeout == .milliseconds(2500) && set.requestTimeout == .seconds(120))
+        #expect(set.server.idleTimeout == .milliseconds(2500) && set.server.requestTimeout == .seconds(120))
         for bad in ["0", "-1", "soon", "100000"] {
             #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["IDLE_TIMEOUT": bad]) }
         }

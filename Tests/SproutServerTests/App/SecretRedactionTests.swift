@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func errorsThrownWhileConnectingAreRedactedWherePrinted() async {
-        let configuration = SproutConfiguration(databaseURL: "postgres://sprout:hunter2%21@127.0.0.1:1/sprout")
+        let configuration = SproutConfiguration(data: DataSettings(databaseURL: "postgres://sprout:hunter2%21@127.0.0.1:1/sprout"))
         struct DriverError: Error, CustomStringConvertible {
             var description: String { "could not connect to postgres://sprout:hunter2%21@127.0.0.1:1/sprout (password hunter2!)" }
         }

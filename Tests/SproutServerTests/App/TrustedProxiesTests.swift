@@ -11,7 +11,7 @@ import Testing
 
     @Test func behindATrustedProxyOneClientsFailuresDoNotLockOutAnother() async throws {
         // Live: the test client connects from 127.0.0.1, which plays the proxy.
-        try await withTestApp(.live, configure: { $0.trustedProxies = try! TrustedProxies(parsing: "127.0.0.1, 10.0.0.0/8") }) { client, _ in
+        try await withTestApp(.live, configure: { $0.server.trustedProxies = try! TrustedProxies(parsing: "127.0.0.1, 10.0.0.0/8") }) { client, _ in
             try await client.signUp("victim")
             for index in 0..<20 {
                 let guess = try await client.sendForm(.post, "/auth/local", "identifier=guess\(index)&password=wrong-pass",
@@ -64,9 +64,9 @@ import Testing
     }
 
     @Test func trustedProxiesComeFromTheEnvironmentAndBadOnesStopTheStart() throws {
-        #expect(try SproutConfiguration.fromEnvironment([:]).trustedProxies.isEmpty)
+        #expect(try SproutConfiguration.fromEnvironment([:]).server.trustedProxies.isEmpty)
         let configured = try SproutConfiguration.fromEnvironment(["TRUSTED_PROXIES": "10.0.0.0/8, ::1"])
-        #expect(configured.trustedProxies.networks.count == 2)
+        #expect(configured.server.trustedProxies.networks.count == 2)
         for bad in ["10.0.0.0/33", "proxy.example.com", "10.0.0.0/", "::1/129"] {
             #expect(throws: ConfigurationError.self, "\(bad)") { try SproutConfiguration.fromEnvironment(["TRUSTED_PROXIES": bad]) }
         }

@@ -121,7 +121,7 @@ import Testing
 
     @Test func theStaticTokenReadsEverythingAndWritesNothing() async throws {
         let token = "mailplug-static-token-0123456789"
-        try await withTestApp(configure: { $0.boardAPIToken = token }) { client, _ in
+        try await withTestApp(configure: { $0.board.apiToken = token }) { client, _ in
             let writer = try await client.signUp("writer")
             let id = try #require(try await client.writePost("공개 글", "누구나 읽어요", as: writer)["postId"]?.int)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]

@@ -17,6 +17,13 @@ import Testing
         #expect(fromEnvironment.status != 0 && fromEnvironment.errors.contains("PORT must be a number from 1 to 65535"))
     }
 
+    @Test func aMisspeltSettingStopsServeBeforeTheDatabaseIsTouched() async throws {
+        let data = SproutProcess.temporaryDataDirectory()
+        let result = try await SproutProcess.run(["serve", "--port", "1", "--data-dir", data], environment: ["MARKET_MAX_IMAGE_BYTE": "400000"])
+        #expect(result.status != 0 && result.errors.contains("unknown setting MARKET_MAX_IMAGE_BYTE (did you mean MARKET_MAX_IMAGE_BYTES?)"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/sprout.sqlite"))
+    }
+
     @Test func aTakenPortIsOneClearLineBeforeTheDatabaseIsTouched() async throws {
         let taken = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(taken.localAddress?.port)

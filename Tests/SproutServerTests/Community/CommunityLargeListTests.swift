@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func minusOneAndLargeLimitsGiveAtMostTheConfiguredMaximum() async throws {
-        try await withTestApp(configure: { $0.communityListMaxRows = 150 }) { client, database in
+        try await withTestApp(configure: { $0.community.listMaxRows = 150 }) { client, database in
             let account = try await client.signUp("capped")
             let post = try await client.createPost("replies", as: account)
             try await Self.addComments(200, text: "reply", on: post, by: account.id, database)
@@ -63,15 +63,15 @@ import Testing
     }
 
     @Test func theMaximumComesFromTheEnvironmentWithinItsRange() throws {
-        #expect(try SproutConfiguration.fromEnvironment([:]).communityListMaxRows == 10_000)
-        #expect(try SproutConfiguration.fromEnvironment(["COMMUNITY_LIST_MAX_ROWS": "50000"]).communityListMaxRows == 50_000)
+        #expect(try SproutConfiguration.fromEnvironment([:]).community.listMaxRows == 10_000)
+        #expect(try SproutConfiguration.fromEnvironment(["COMMUNITY_LIST_MAX_ROWS": "50000"]).community.listMaxRows == 50_000)
         for bad in ["0", "99", "-1", "all", "1000001"] {
             #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["COMMUNITY_LIST_MAX_ROWS": bad]) }
         }
     }
 
     @Test func aLongListBeyondTheAccountsSlotsIsRefusedWith429WhileAPageStillWorks() async throws {
-        try await withTestApp(configure: { $0.communityLargeLists.perAccount = 0 }) { client, database in
+        try await withTestApp(configure: { $0.community.largeLists.perAccount = 0 }) { client, database in
             let account = try await client.signUp("greedy")
             let post = try await client.createPost("replies", as: account)
             try await Self.addComments(150, text: "reply", on: post, by: account.id, database)
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func aStreamPastItsSlotsDeadlineEndsTheConnectionWithoutAWholeArray() async throws {
-        try await withTestApp(.live, configure: { $0.communityLargeLists.longestHold = .zero }) { client, database in
+        try await withTestApp(.live, configure: { $0.community.largeLists.longestHold = .zero }) { client, database in
             let account = try await client.signUp("tooslow")
             let post = try await client.createPost("replies", as: account)
             try await Self.addComments(150, text: "reply", on: post, by: account.id, database)

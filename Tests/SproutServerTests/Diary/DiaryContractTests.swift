@@ -232,7 +232,7 @@ import Testing
 
     /// A client that never sends baseUpdatedAt makes every autosave a `conflict`: those were kept without bound.
     @Test func versionsOfEveryKindAreCappedPerEntry() async throws {
-        try await withTestApp(configure: { $0.diaryKeptVersions = 5 }) { client, _ in
+        try await withTestApp(configure: { $0.diary.keptVersions = 5 }) { client, _ in
             let account = try await client.signUp("diarist")
             let id = DiaryTest.newID()
             for number in 0..<12 {
@@ -244,8 +244,8 @@ import Testing
             versions = try await client.diary(.get, "/api/diary/entries/\(id)/versions", as: account).decode(DiaryVersionsJSON.self).versions
             #expect(versions.map(\.title) == ["v11", "v10", "v9", "v8", "v7"] && versions.first?.reason == "deleted")
         }
-        #expect(SproutConfiguration().diaryKeptVersions == 50)
-        #expect(try SproutConfiguration.fromEnvironment(["DIARY_KEPT_VERSIONS": "7"]).diaryKeptVersions == 7)
+        #expect(SproutConfiguration().diary.keptVersions == 50)
+        #expect(try SproutConfiguration.fromEnvironment(["DIARY_KEPT_VERSIONS": "7"]).diary.keptVersions == 7)
         #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["DIARY_KEPT_VERSIONS": "0"]) }
     }
 }

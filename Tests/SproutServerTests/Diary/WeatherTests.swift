@@ -16,11 +16,11 @@ import Testing
         let upstream = FakeWeatherUpstream()
         try await upstream.run { base in
             try await withTestApp(configure: {
-                $0.weather.provider = key.map { .openWeather(apiKey: $0) } ?? .off
-                $0.weather.openWeatherBaseURL = base
-                $0.weather.openMeteoBaseURL = base
-                $0.weather.timeout = timeout
-                $0.weather.quota = quota
+                $0.diary.weather.provider = key.map { .openWeather(apiKey: $0) } ?? .off
+                $0.diary.weather.openWeatherBaseURL = base
+                $0.diary.weather.openMeteoBaseURL = base
+                $0.diary.weather.timeout = timeout
+                $0.diary.weather.quota = quota
             }) { client, database in
                 let account = try await client.signUp("weatherer")
                 try await body(client, database, account, upstream, base)
@@ -51,7 +51,7 @@ import Testing
     @Test func anotherServerProcessOnTheDatabaseSharesTheCache() async throws {
         try await withWeather { client, database, account, upstream, base in
             #expect(try await client.diary(.get, "/api/weather?lat=-33.87&lon=151.21", as: account).status == .ok)
-            let second = try database.secondProcess { $0.weather.provider = .openWeather(apiKey: "test-key"); $0.weather.openWeatherBaseURL = base }
+            let second = try database.secondProcess { $0.diary.weather.provider = .openWeather(apiKey: "test-key"); $0.diary.weather.openWeatherBaseURL = base }
             let status = try await second.test(.router) { other in
                 try await other.diary(.get, "/api/weather?lat=-33.871&lon=151.209", as: account).status
             }
@@ -81,7 +81,7 @@ import Testing
             #expect(answer.status == .badGateway && (answer.message ?? "").contains("no answer"))
             #expect(ContinuousClock.now - started < .seconds(5))
         }
-        #expect(SproutConfiguration().weather.timeout == .seconds(5))
+        #expect(SproutConfiguration().diary.weather.timeout == .seconds(5))
     }
 
     @Test func weatherTurnedOffIsA503ThatSaysSo() async throws {
@@ -93,12 +93,12 @@ import Testing
     }
 
     @Test func theProviderIsOpenWeatherWithAKeyOpenMeteoWithoutOneOrAsChosen() throws {
-        #expect(try SproutConfiguration.fromEnvironment([:]).weather.provider == .openMeteo)
-        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": ""]).weather.provider == .openMeteo)
-        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1"]).weather.provider == .openWeather(apiKey: "k1"))
-        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1", "WEATHER_PROVIDER": "open-meteo"]).weather.provider == .openMeteo)
-        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1", "WEATHER_PROVIDER": "OFF"]).weather.provider == .off)
-        #expect(try SproutConfiguration.fromEnvironment(["OPEN_METEO_BASE_URL": "http://127.0.0.1:9"]).weather.openMeteoBaseURL == "http://127.0.0.1:9")
+        #expect(try SproutConfiguration.fromEnvironment([:]).diary.weather.provider == .openMeteo)
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": ""]).diary.weather.provider == .openMeteo)
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1"]).diary.weather.provider == .openWeather(apiKey: "k1"))
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1", "WEATHER_PROVIDER": "open-meteo"]).diary.weather.provider == .openMeteo)
+        #expect(try SproutConfiguration.fromEnvironment(["OPENWEATHER_API_KEY": "k1", "WEATHER_PROVIDER": "OFF"]).diary.weather.provider == .off)
+        #expect(try SproutConfiguration.fromEnvironment(["OPEN_METEO_BASE_URL": "http://127.0.0.1:9"]).diary.weather.openMeteoBaseURL == "http://127.0.0.1:9")
         for broken in [["WEATHER_PROVIDER": "openweather"], ["WEATHER_PROVIDER": "yahoo"], ["OPENWEATHER_BASE_URL": "ftp://example.com"],
                        ["OPEN_METEO_BASE_URL": "not a url"]] {
             #expect(throws: ConfigurationError.self, "\(broken)") { try SproutConfiguration.fromEnvironment(broken) }
@@ -110,7 +110,7 @@ import Testing
         try await upstream.run { base in
             try await withTestApp(configure: {
                 // As a fresh install reads its environment: no key, so Open-Meteo (here the fake).
-                $0.weather = try! WeatherSettings.fromEnvironment(["OPEN_METEO_BASE_URL": base].lookup)
+                $0.diary.weather = try! WeatherSettings.read(from: EnvironmentReader(["OPEN_METEO_BASE_URL": base]))
             }) { client, database in
                 let account = try await client.signUp("weatherer")
                 upstream.setOpenMeteo(code: 61, isDay: 0, celsius: 7.26)
@@ -198,9 +198,4 @@ import Testing
             #expect(upstream.queries.isEmpty)
         }
     }
-}
-
-extension Dictionary where Key == String, Value == String {
-    /// The dictionary as an environment lookup (`WeatherSettings.fromEnvironment`).
-    var lookup: (String) -> String? { { self[$0] } }
 }

@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func uploadsBeyondTheHourlyLimitPerVendorAre429() async throws {
-        try await withTestApp(configure: { $0.marketUploadsPerHour = 2 }) { client, _ in
+        try await withTestApp(configure: { $0.market.uploadsPerHour = 2 }) { client, _ in
             let vendor = try await client.makeVendor("busy")
             let image = try TestImages.jpeg(width: 64, height: 48)
             var statuses: [HTTPResponse.Status] = []

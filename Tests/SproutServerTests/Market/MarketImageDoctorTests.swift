@@ -6,7 +6,7 @@ import Testing
 @Suite struct MarketImageDoctorTests {
     /// `sprout doctor` on database storage: blobs no image row names, and image rows whose blobs are gone.
     @Test func theDoctorFindsOrphanAndMissingBlobsAndFixRemovesOnlyTheOrphans() async throws {
-        try await withTestApp(configure: { $0.marketImageStorage = .database }) { client, database in
+        try await withTestApp(configure: { $0.market.imageStorage = .database }) { client, database in
             let vendor = try await client.makeVendor("doctor")
             let product = try await client.registerProduct(as: vendor)
             let thumbnail = try #require(product["images"]?[0]?["thumbnail_url"]?.string.flatMap { URL(string: $0)?.lastPathComponent })

@@ -13,7 +13,7 @@ import Testing
 
     @Test(arguments: storages)
     func thumbnailsAreDownscaledUprightAndInTheOriginalsFormat(storage: MarketImageStorageKind) async throws {
-        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, _ in
+        try await withTestApp(configure: { $0.market.imageStorage = storage }) { client, _ in
             let vendor = try await client.makeVendor("photographer")
             let originals = [
                 try TestImages.jpeg(width: 1200, height: 800),
@@ -49,7 +49,7 @@ import Testing
     /// stored and served.
     @Test(arguments: storages)
     func aPNGLabelledJPEGIsAcceptedAndServedAsThePNGItIs(storage: MarketImageStorageKind) async throws {
-        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, _ in
+        try await withTestApp(configure: { $0.market.imageStorage = storage }) { client, _ in
             let vendor = try await client.makeVendor("labeller")
             let png = try TestImages.png(width: 500, height: 400)
             let jpeg = try TestImages.jpeg(width: 320, height: 240)
@@ -92,7 +92,7 @@ import Testing
 
     @Test(arguments: storages)
     func imagesCarryTypeETagAndLongCachingAndAnswer304(storage: MarketImageStorageKind) async throws {
-        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, _ in
+        try await withTestApp(configure: { $0.market.imageStorage = storage }) { client, _ in
             let vendor = try await client.makeVendor("cacher")
             let product = try await client.registerProduct(as: vendor)
             let url = try #require(product["images"]?[0]?["url"]?.string)
@@ -131,7 +131,7 @@ import Testing
 
     @Test(arguments: storages)
     func deletingAProductDeletesItsFiles(storage: MarketImageStorageKind) async throws {
-        try await withTestApp(configure: { $0.marketImageStorage = storage }) { client, database in
+        try await withTestApp(configure: { $0.market.imageStorage = storage }) { client, database in
             let vendor = try await client.makeVendor("cleaner")
             let product = try await client.registerProduct(as: vendor, images: [try TestImages.jpeg(width: 90, height: 90), try TestImages.png(width: 30, height: 30)])
             let id = try #require(product["id"]?.int)
@@ -149,12 +149,12 @@ import Testing
     }
 
     @Test func twoServersOnOneDatabaseServeEachOthersImages() async throws {
-        try await withTestApp(configure: { $0.marketImageStorage = .database }) { client, database in
+        try await withTestApp(configure: { $0.market.imageStorage = .database }) { client, database in
             let vendor = try await client.makeVendor("shared")
             let product = try await client.registerProduct(as: vendor)
             let url = try #require(product["images"]?[0]?["thumbnail_url"]?.string)
             let path = try #require(URLComponents(string: url)?.path)
-            let second = try database.secondProcess { $0.marketImageStorage = .database; $0.dataDirectory = NSTemporaryDirectory() + "sprout-other-\(UUID().uuidString)" }
+            let second = try database.secondProcess { $0.market.imageStorage = .database; $0.data.directory = NSTemporaryDirectory() + "sprout-other-\(UUID().uuidString)" }
             try await second.test(.router) { other in
                 let served = try await other.raw(.get, path)
                 #expect(served.status == .ok && served.headers[.contentType] == "image/jpeg")

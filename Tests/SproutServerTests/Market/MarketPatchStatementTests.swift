@@ -10,7 +10,7 @@ import Testing
             let id = try #require(try await client.registerProduct(as: vendor, price: "1000", stock: "3")["id"]?.int)
             let counting = CountingExecutor(base: database.executor)
             var configuration = SproutConfiguration()
-            configuration.secretsKey = SecretSealer.testKey
+            configuration.data.secretsKey = SecretSealer.testKey
             let market = MarketParts(configuration, executor: counting, sealer: .forTests, images: SystemImageProcessor())
             let seller = try #require(try await market.vendors.repository.vendor(accountID: vendor.account.id))
             counting.reset()

@@ -28,7 +28,7 @@ import Testing
         ]
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-abuse-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        try await withTestApp(configure: { $0.marketImageStorage = storage; $0.dataDirectory = dataDirectory }) { client, database in
+        try await withTestApp(configure: { $0.market.imageStorage = storage; $0.data.directory = dataDirectory }) { client, database in
             let vendor = try await client.makeVendor("abuser")
             for (name, parts) in cases {
                 let response = try await client.register(parts: try parts(vendor), identifier: vendor.identifier)

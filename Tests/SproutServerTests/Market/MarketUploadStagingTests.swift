@@ -11,7 +11,7 @@ import Testing
     @Test func aSuccessfulUploadsFilesAreInPlaceTheOwnersAloneAndNothingStaysStaged() async throws {
         let dataDirectory = Self.temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        try await withTestApp(configure: { $0.dataDirectory = dataDirectory }) { client, _ in
+        try await withTestApp(configure: { $0.data.directory = dataDirectory }) { client, _ in
             let vendor = try await client.makeVendor("placed")
             let product = try await client.registerProduct(as: vendor, images: [try TestImages.jpeg(width: 90, height: 60), try TestImages.png(width: 30, height: 30)])
             let keys = (product["images"]?.array ?? []).compactMap { $0["url"]?.string.flatMap { URL(string: $0)?.lastPathComponent.prefix(32) } }
@@ -32,7 +32,7 @@ import Testing
     func untilTheInsertCommitsTheFilesAreOnlyStagedAndAFailedInsertLeavesNothing(storage: MarketImageStorageKind) async throws {
         let dataDirectory = Self.temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        try await withTestApp(configure: { $0.marketImageStorage = storage; $0.dataDirectory = dataDirectory }) { client, database in
+        try await withTestApp(configure: { $0.market.imageStorage = storage; $0.data.directory = dataDirectory }) { client, database in
             let vendor = try await client.makeVendor("staged")
             let hold = try await ProductInsertHold.install(on: database)
             let images = [try TestImages.jpeg(width: 90, height: 60), try TestImages.png(width: 30, height: 30)]

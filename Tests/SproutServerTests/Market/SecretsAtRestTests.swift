@@ -81,7 +81,7 @@ import Testing
             await #expect(throws: SecretSealingError.self) {
                 try await SecretsAtRest(sealer: other, executor: database.executor).prepare(logger: testLogger())
             }
-            let app = try database.secondProcess { $0.secretsKey = "another key of at least thirty-two bytes" }
+            let app = try database.secondProcess { $0.data.secretsKey = "another key of at least thirty-two bytes" }
             await #expect(throws: (any Error).self) {
                 try await app.test(.router) { _ in }
             }
@@ -116,9 +116,9 @@ import Testing
     }
 
     @Test func secretsKeyComesFromTheEnvironmentAndMustBeLongEnough() throws {
-        #expect(try SproutConfiguration.fromEnvironment([:]).secretsKey == nil)
+        #expect(try SproutConfiguration.fromEnvironment([:]).data.secretsKey == nil)
         let key = "0123456789abcdef0123456789abcdef"
-        #expect(try SproutConfiguration.fromEnvironment(["SECRETS_KEY": key]).secretsKey == key)
+        #expect(try SproutConfiguration.fromEnvironment(["SECRETS_KEY": key]).data.secretsKey == key)
         #expect(throws: ConfigurationError.self) { try SproutConfiguration.fromEnvironment(["SECRETS_KEY": "short"]) }
     }
 }

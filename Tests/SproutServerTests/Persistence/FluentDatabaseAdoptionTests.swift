@@ -16,7 +16,7 @@ import Testing
             try await old.withOpen { database in try await database.executor.writeAll(statements) }
 
             let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger)
-            let app = buildApplication(SproutConfiguration(hostname: "127.0.0.1", port: 0), database: database, logger: logger)
+            let app = buildApplication(SproutConfiguration(server: ServerSettings(hostname: "127.0.0.1", port: 0)), database: database, logger: logger)
             try await app.test(.router) { client in
                 let list = try #require(try await client.send(.get, "/api/v2/todos?order_by=asc").json)
                 #expect(list["meta"]?["total"] == .number(3))

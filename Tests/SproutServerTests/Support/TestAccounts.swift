@@ -87,12 +87,12 @@ extension SproutDatabase {
     func secondProcess(configure: (inout SproutConfiguration) -> Void = { _ in }) throws -> some ApplicationProtocol {
         let logger = testLogger()
         let database = try SproutDatabase(settings: settings, migrations: SproutMigrations.all, logger: logger)
-        var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
-        configuration.passwordHashCost = 4
-        configuration.weather.provider = .off
-        configuration.signUpsPerAddressPerHour = 0
-        configuration.marketUploadsPerHour = 0
-        configuration.secretsKey = SecretSealer.testKey
+        var configuration = SproutConfiguration(server: ServerSettings(hostname: "127.0.0.1", port: 0))
+        configuration.accounts.passwordHashCost = 4
+        configuration.diary.weather.provider = .off
+        configuration.accounts.signUpsPerAddressPerHour = 0
+        configuration.market.uploadsPerHour = 0
+        configuration.data.secretsKey = SecretSealer.testKey
         configure(&configuration)
         return buildApplication(configuration, database: database, logger: logger)
     }

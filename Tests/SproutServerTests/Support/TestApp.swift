@@ -17,19 +17,19 @@ func withTestApp<Value: Sendable>(
     _ body: @Sendable (any TestClientProtocol, SproutDatabase) async throws -> Value
 ) async throws -> Value {
     let logger = logger ?? testLogger()
-    var configuration = SproutConfiguration(hostname: "127.0.0.1", port: 0)
+    var configuration = SproutConfiguration(server: ServerSettings(hostname: "127.0.0.1", port: 0))
     // bcrypt's lowest cost: the tests sign up hundreds of accounts, and the cost is not what they test.
-    configuration.passwordHashCost = 4
+    configuration.accounts.passwordHashCost = 4
     // Uploaded files go to a directory of the test's own, never to ./data.
     let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-test-data-\(UUID().uuidString)")
-    configuration.dataDirectory = dataDirectory.path
+    configuration.data.directory = dataDirectory.path
     // No test reaches a real weather service; the weather tests name their fake upstream.
-    configuration.weather.provider = .off
+    configuration.diary.weather.provider = .off
     // Every test client calls from one address and many sign up dozens of accounts; AddressRateLimitTests turn it on.
-    configuration.signUpsPerAddressPerHour = 0
-    configuration.marketUploadsPerHour = 0
+    configuration.accounts.signUpsPerAddressPerHour = 0
+    configuration.market.uploadsPerHour = 0
     // One key for every test application, so a second one on the same database opens the first one's secrets.
-    configuration.secretsKey = SecretSealer.testKey
+    configuration.data.secretsKey = SecretSealer.testKey
     configure(&configuration)
     let place = try await TestDatabasePlace.make(logger: logger)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }

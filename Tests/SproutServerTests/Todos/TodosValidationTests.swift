@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func bodyOverTheSizeLimitAnswers413() async throws {
-        try await withTestApp(configure: { $0.maxRequestBodySize = 1024 }) { client, database in
+        try await withTestApp(configure: { $0.server.maxRequestBodySize = 1024 }) { client, database in
             let title = String(repeating: "x", count: 2000)
             let response = try await client.sendJSON(.post, "/api/v2/todos-json", #"{"title": "\#(title)"}"#)
             #expect(response.status == .contentTooLarge)

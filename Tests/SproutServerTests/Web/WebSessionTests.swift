@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func theCookieIsSecureWhenThePublicURLIsHTTPS() async throws {
-        try await withTestApp(configure: { $0.publicURL = "https://sprout.example" }) { client, _ in
+        try await withTestApp(configure: { $0.server.publicURL = "https://sprout.example" }) { client, _ in
             try await client.signUp("secure")
             let response = try await client.logInOnWeb("secure")
             let setCookie = try #require(response.headers[.setCookie])
