@@ -159,16 +159,6 @@ enum Fixture {
 }
 
 extension SproutDatabase {
-    /// Moves every todo's timestamps into the past, so the next edit is clearly later than its creation.
-    func backdateTodos(by seconds: TimeInterval) async throws {
-        let shift: String
-        switch executor.dialect {
-        case .sqlite: shift = "- \(Int(seconds))"
-        case .postgres: shift = "- interval '\(Int(seconds)) seconds'"
-        }
-        try await executor.writeAll([SQLStatement("UPDATE todos SET created_at = created_at \(raw: shift), updated_at = updated_at \(raw: shift)")])
-    }
-
     /// Counted over the table itself, not through `todo_counts`, so tests can compare the two.
     func todoCount(isDone: Bool? = nil) async throws -> Int {
         var statement: SQLStatement = "SELECT count(*) FROM todos"

@@ -63,9 +63,10 @@ import Testing
 
     /// A PUT with no field the API knows changes nothing and still answers 200, as the original did.
     @Test func putWithNoKnownFieldIsANoOp() async throws {
-        try await withTestApp { client, database in
+        let time = TestWallClock()
+        try await withTestApp(clock: time.clock) { client, _ in
             let id = try await client.createTodo("stays exactly the same")
-            try await database.backdateTodos(by: 60)
+            time.advance(by: 60)
             let before = try await client.send(.get, "/api/v2/todos/\(id)").json?["data"]
             let response = try await client.sendForm(.put, "/api/v2/todos/\(id)", "colour=blue")
             #expect(response.status == .ok)
@@ -99,9 +100,10 @@ import Testing
     }
 
     @Test func updatedAtMovesOnlyWhenSomethingChanged() async throws {
-        try await withTestApp { client, database in
+        let time = TestWallClock()
+        try await withTestApp(clock: time.clock) { client, _ in
             let id = try await client.createTodo("timestamps matter")
-            try await database.backdateTodos(by: 60)
+            time.advance(by: 60)
             let before = try #require(try await client.send(.get, "/api/v2/todos/\(id)").json?["data"])
             let same = try await client.sendJSON(.post, "/api/v2/todos-json/\(id)", #"{"title": "timestamps matter", "is_done": false}"#)
             #expect(same.json?["data"]?["updated_at"] == before["updated_at"])

@@ -55,11 +55,11 @@ import Testing
     }
 
     @Test func orderingByUpdatedAtFollowsEdits() async throws {
-        try await withTestApp { client, database in
+        let time = TestWallClock()
+        try await withTestApp(clock: time.clock) { client, _ in
             let older = try await client.createTodo("older todo here")
             let newer = try await client.createTodo("newer todo here")
-            // Move the clock forward for the edit by backdating both rows.
-            try await database.backdateTodos(by: 3600)
+            time.advance(by: 3600)
             _ = try await client.sendForm(.put, "/api/v2/todos/\(older)", "is_done=true")
             let json = try #require(try await client.send(.get, "/api/v2/todos?filter=updated_at&order_by=desc").json)
             #expect(json["data"]?.array?.compactMap { $0["id"]?.int } == [older, newer])
