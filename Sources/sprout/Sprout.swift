@@ -48,8 +48,8 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the server (migrates the database first).",
         discussion: """
             Settings come from environment variables (README.md, "Configuration"); these flags win over them. A value \
-            that cannot be used stops the start, and so does a variable under one of Sprout's prefixes (MARKET_, BOARD_, \
-            DIARY_, COMMUNITY_, WEATHER_, OPENWEATHER_, OPEN_METEO_, SIGNUPS_, EMAIL_VISIBILITY) that is no setting.
+            that cannot be used stops the start, and so does a variable under one of Sprout's prefixes \
+            (\(SproutConfiguration.guardedPrefixes.joined(separator: ", "))) that is no setting.
             """
     )
 

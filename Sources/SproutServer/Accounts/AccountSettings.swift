@@ -28,8 +28,8 @@ public struct AccountSettings: Sendable {
         settings.jwtSecret = try reader.secret(
             "JWT_SECRET", minimumBytes: 32, hint: "HS256 keys shorter than the hash are weak", whenUnset: "have one generated"
         )
-        settings.signUpsPerAddressPerHour = try reader.int("SIGNUPS_PER_ADDRESS_PER_HOUR", in: 0...100_000, default: 20, zeroMeans: "no limit")
-        settings.emailVisibility = try reader.choice("EMAIL_VISIBILITY", of: EmailVisibility.self) ?? .owner
+        settings.signUpsPerAddressPerHour = try reader.int("SIGNUPS_PER_ADDRESS_PER_HOUR", in: 0...100_000, default: settings.signUpsPerAddressPerHour, zeroMeans: "no limit")
+        settings.emailVisibility = try reader.choice("EMAIL_VISIBILITY", of: EmailVisibility.self) ?? settings.emailVisibility
         return settings
     }
 }

@@ -19,7 +19,7 @@ public struct CommunitySettings: Sendable {
 
     static func read(from reader: EnvironmentReader) throws -> CommunitySettings {
         var settings = CommunitySettings()
-        settings.listMaxRows = try reader.int("COMMUNITY_LIST_MAX_ROWS", in: listMaxRowsRange, default: 10_000)
+        settings.listMaxRows = try reader.int("COMMUNITY_LIST_MAX_ROWS", in: listMaxRowsRange, default: settings.listMaxRows)
         return settings
     }
 }

@@ -17,7 +17,7 @@ public struct DiarySettings: Sendable {
     static func read(from reader: EnvironmentReader) throws -> DiarySettings {
         var settings = DiarySettings()
         settings.keptVersions = try reader.int(
-            "DIARY_KEPT_VERSIONS", in: SQLDiaryRepository.keptVersionsRange, default: SQLDiaryRepository.defaultKeptVersions
+            "DIARY_KEPT_VERSIONS", in: SQLDiaryRepository.keptVersionsRange, default: settings.keptVersions
         )
         settings.weather = try WeatherSettings.read(from: reader)
         return settings

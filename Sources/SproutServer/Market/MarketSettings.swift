@@ -19,9 +19,9 @@ public struct MarketSettings: Sendable {
 
     static func read(from reader: EnvironmentReader) throws -> MarketSettings {
         var settings = MarketSettings()
-        settings.imageStorage = try reader.choice("MARKET_IMAGE_STORAGE", of: MarketImageStorageKind.self) ?? .files
-        settings.maxImageBytes = try reader.int("MARKET_MAX_IMAGE_BYTES", in: 1024...(20 << 20), default: 307_200, unit: "bytes")
-        settings.uploadsPerHour = try reader.int("MARKET_UPLOADS_PER_HOUR", in: 0...100_000, default: 60, zeroMeans: "no limit")
+        settings.imageStorage = try reader.choice("MARKET_IMAGE_STORAGE", of: MarketImageStorageKind.self) ?? settings.imageStorage
+        settings.maxImageBytes = try reader.int("MARKET_MAX_IMAGE_BYTES", in: 1024...(20 << 20), default: settings.maxImageBytes, unit: "bytes")
+        settings.uploadsPerHour = try reader.int("MARKET_UPLOADS_PER_HOUR", in: 0...100_000, default: settings.uploadsPerHour, zeroMeans: "no limit")
         return settings
     }
 }

@@ -58,10 +58,10 @@ public struct ServerSettings: Sendable {
         }
         let publicURL = try reader.httpURL("PUBLIC_URL")
         var settings = ServerSettings(hostname: hostname ?? reader.string("HOST") ?? "127.0.0.1", port: resolvedPort, publicURL: publicURL)
-        settings.maxRequestBodySize = try reader.int("MAX_BODY_SIZE", in: 1...Int.max, default: 1 << 20, unit: "bytes")
-        settings.logLevel = try reader.choice("LOG_LEVEL", of: Logger.Level.self) ?? .info
-        settings.idleTimeout = try reader.seconds("IDLE_TIMEOUT", default: .seconds(30))
-        settings.requestTimeout = try reader.seconds("REQUEST_TIMEOUT", default: .seconds(60))
+        settings.maxRequestBodySize = try reader.int("MAX_BODY_SIZE", in: 1...Int.max, default: settings.maxRequestBodySize, unit: "bytes")
+        settings.logLevel = try reader.choice("LOG_LEVEL", of: Logger.Level.self) ?? settings.logLevel
+        settings.idleTimeout = try reader.seconds("IDLE_TIMEOUT", default: settings.idleTimeout)
+        settings.requestTimeout = try reader.seconds("REQUEST_TIMEOUT", default: settings.requestTimeout)
         if let list = reader.string("TRUSTED_PROXIES") { settings.trustedProxies = try TrustedProxies(parsing: list) }
         return settings
     }

@@ -41,6 +41,9 @@ public struct SproutConfiguration: Sendable {
         self.diary = diary
     }
 
+    /// The stems under which an unknown variable stops the start (`UnknownSettings`), for help texts.
+    public static var guardedPrefixes: [String] { UnknownSettings.guardedPrefixes }
+
     /// Every variable Sprout reads; anything else under `UnknownSettings.guardedPrefixes` is refused.
     static let variables = ServerSettings.variables + DataSettings.variables + AccountSettings.variables
         + CommunitySettings.variables + MarketSettings.variables + BoardSettings.variables + DiarySettings.variables
