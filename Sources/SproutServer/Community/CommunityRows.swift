@@ -4,15 +4,28 @@ import Foundation
 extension Author {
     static let columns = ["id", "username", "email", "blocked", "created_at", "updated_at"]
 
-    /// `columns`, each named `prefix` + its name.
-    init(row: some SQLRow, prefix: String) throws {
+    /// `columns` as one SELECT names them (`prefix` + name), joined once rather than for every row read.
+    struct ColumnNames: Sendable {
+        let prefix, id, username, email, blocked, createdAt, updatedAt: String
+
+        init(prefix: String) {
+            self.prefix = prefix
+            (id, username, email) = (prefix + "id", prefix + "username", prefix + "email")
+            (blocked, createdAt, updatedAt) = (prefix + "blocked", prefix + "created_at", prefix + "updated_at")
+        }
+    }
+
+    /// The posts' and comments' authors, joined as `author_…`.
+    static let joinedNames = ColumnNames(prefix: "author_")
+
+    init(row: some SQLRow, names: ColumnNames) throws {
         self.init(
-            id: try row.int(prefix + "id"),
-            username: try row.string(prefix + "username"),
-            email: try row.string(prefix + "email"),
-            blocked: try row.isNull(prefix + "blocked") ? nil : try row.bool(prefix + "blocked"),
-            createdAt: try row.date(prefix + "created_at"),
-            updatedAt: try row.date(prefix + "updated_at")
+            id: try row.int(names.id),
+            username: try row.string(names.username),
+            email: try row.string(names.email),
+            blocked: try row.isNull(names.blocked) ? nil : try row.bool(names.blocked),
+            createdAt: try row.date(names.createdAt),
+            updatedAt: try row.date(names.updatedAt)
         )
     }
 }
@@ -20,15 +33,29 @@ extension Author {
 extension ShallowPost: SQLRowDecodable {
     static let columns = ["id", "text", "user_id", "created_at", "updated_at"]
 
-    /// `columns`, each named `prefix` + its name.
-    init(row: some SQLRow, prefix: String) throws {
+    /// `columns` as one SELECT names them (`prefix` + name), joined once rather than for every row read.
+    struct ColumnNames: Sendable {
+        let prefix, id, text, userID, createdAt, updatedAt: String
+
+        init(prefix: String) {
+            self.prefix = prefix
+            (id, text, userID) = (prefix + "id", prefix + "text", prefix + "user_id")
+            (createdAt, updatedAt) = (prefix + "created_at", prefix + "updated_at")
+        }
+    }
+
+    static let ownNames = ColumnNames(prefix: "")
+    /// A comment's post, joined as `post_…`.
+    static let joinedNames = ColumnNames(prefix: "post_")
+
+    init(row: some SQLRow, names: ColumnNames) throws {
         self.init(
-            id: try row.int(prefix + "id"), text: try row.string(prefix + "text"), authorID: try row.int(prefix + "user_id"),
-            createdAt: try row.date(prefix + "created_at"), updatedAt: try row.date(prefix + "updated_at")
+            id: try row.int(names.id), text: try row.string(names.text), authorID: try row.int(names.userID),
+            createdAt: try row.date(names.createdAt), updatedAt: try row.date(names.updatedAt)
         )
     }
 
-    init(row: some SQLRow) throws { try self.init(row: row, prefix: "") }
+    init(row: some SQLRow) throws { try self.init(row: row, names: Self.ownNames) }
 }
 
 extension ShallowComment: SQLRowDecodable {
@@ -53,7 +80,7 @@ struct PostRow: SQLRowDecodable {
         text = try row.string("text")
         createdAt = try row.date("created_at")
         updatedAt = try row.date("updated_at")
-        author = try Author(row: row, prefix: "author_")
+        author = try Author(row: row, names: Author.joinedNames)
     }
 }
 
@@ -65,8 +92,8 @@ struct CommentRow: SQLRowDecodable {
         comment = Comment(
             id: try row.int("id"),
             text: try row.string("comment"),
-            author: try Author(row: row, prefix: "author_"),
-            post: try ShallowPost(row: row, prefix: "post_"),
+            author: try Author(row: row, names: Author.joinedNames),
+            post: try ShallowPost(row: row, names: ShallowPost.joinedNames),
             createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at")
         )

@@ -22,8 +22,8 @@ struct SQLCommunityRepository: AccountActivity {
         .init(name: "updated_at", column: "updated_at", kind: .date),
     ]
 
-    /// What `Author(row:prefix: "author_")` reads.
-    private static let authorColumns = prefixedColumns(Author.columns, of: "a", as: "author_")
+    /// What `Author(row:names: Author.joinedNames)` reads.
+    private static let authorColumns = prefixedColumns(Author.columns, of: "a", as: Author.joinedNames.prefix)
     /// What `ShallowPost(row:)` reads.
     private static let postColumns = "p.id, p.text, p.user_id, p.created_at, p.updated_at"
     /// What `ShallowComment(row:)` reads.
@@ -190,7 +190,7 @@ struct SQLCommunityRepository: AccountActivity {
     /// What `CommentRow` reads, from a comment joined to its author and post.
     private static let commentSelect = """
         SELECT c.id, c.comment, c.created_at, c.updated_at, \(authorColumns),
-          \(prefixedColumns(ShallowPost.columns, of: "p", as: "post_"))
+          \(prefixedColumns(ShallowPost.columns, of: "p", as: ShallowPost.joinedNames.prefix))
         FROM comments c JOIN accounts a ON a.id = c.user_id JOIN posts p ON p.id = c.post_id
         """
 
