@@ -25,15 +25,15 @@ struct AccountPages<Context: CallerRequestContext> {
     private func signedOutPage(_ template: String, title: String, request: Request, context: Context) throws -> Response {
         let next = LocalAddress.validated(request.uri.queryParameters.get("next"), default: "/community")
         if renderer.visitor(of: context) != nil { return .seeOther(next) }
-        let context = FormContext(next: next, nextQuery: LocalAddress.encoded(next), visitor: nil)
-        return try renderer.render(template, context: context, title: title, current: nil, scripts: ["account.js"], visitor: nil, request: request)
+        let page = FormContext(next: next, nextQuery: LocalAddress.encoded(next), visitor: nil)
+        return try renderer.render(template, context: page, title: title, current: nil, scripts: ["account.js"], visitor: nil, request: request)
     }
 
     private func passwordPage(_ request: Request, context: Context) throws -> Response {
         guard let visitor = renderer.visitor(of: context) else {
             return .seeOther("/account/login?next=" + LocalAddress.encoded("/account/password"))
         }
-        let context = FormContext(next: "/community", nextQuery: LocalAddress.encoded("/community"), visitor: visitor)
-        return try renderer.render("account-password", context: context, title: "비밀번호 변경", current: nil, scripts: ["account.js"], visitor: visitor, request: request)
+        let page = FormContext(next: "/community", nextQuery: LocalAddress.encoded("/community"), visitor: visitor)
+        return try renderer.render("account-password", context: page, title: "비밀번호 변경", current: nil, scripts: ["account.js"], visitor: visitor, request: request)
     }
 }

@@ -3,9 +3,9 @@ import HTTPTypes
 import Hummingbird
 
 /// The browser app's shell: `/` (home), each app's page (Todos, the Diary, Community, the Open Market and the Board),
-/// and `/static/{file}`. Pages are rendered on
-/// the server; their scripts talk to the JSON APIs with the session cookie. Account, Community, Market, Board and
-/// Diary sub-pages live in `AccountPages`, `CommunityPages`, `MarketPages`, `BoardPages` and `DiaryPages`.
+/// and `/static/{file}`. Pages are rendered on the server; their scripts talk to the JSON APIs with the session
+/// cookie. Account, Community, Market, Board and Diary sub-pages live in `AccountPages`, `CommunityPages`,
+/// `MarketPages`, `BoardPages` and `DiaryPages`.
 struct WebController<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
     var assets: StaticAssets { renderer.assets }
@@ -56,10 +56,10 @@ struct WebController<Context: CallerRequestContext> {
     /// visitors to log in; the market's list is public) get the visitor.
     func appPage(_ app: WebApp, request: Request, context: Context) throws -> Response {
         let visitor = renderer.visitor(of: context)
-        let context = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
+        let page = AppContext(app: app, visitor: visitor, logInPath: request.logInPath)
         // A signed-out visitor to an account-only app (Community, Board, Diary) sees only the log-in prompt: no script to run.
         let scripts = app.accountOnly && visitor == nil ? [] : ["\(app.slug).js"]
-        return try renderer.render(app.slug, context: context, title: app.name, current: app, scripts: scripts, visitor: visitor, request: request)
+        return try renderer.render(app.slug, context: page, title: app.name, current: app, scripts: scripts, visitor: visitor, request: request)
     }
 
     @Sendable func staticFile(_ request: Request, context: Context) throws -> Response {
