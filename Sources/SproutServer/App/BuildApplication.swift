@@ -64,6 +64,7 @@ func buildRouter(
     router.add(middleware: ErrorRenderingMiddleware(pages: web.renderer))
     router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
     router.addRoutes(OpenAPIController<SproutRequestContext>().endpoints)
+    router.addRoutes(web.assetEndpoints)
     // Every route below reads its caller from the context, resolved here once per request.
     router.add(middleware: CallerMiddleware(authenticator: accounts.authenticator))
 

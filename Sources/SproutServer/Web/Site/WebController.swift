@@ -27,14 +27,20 @@ struct WebController<Context: CallerRequestContext> {
         }
     }
 
+    /// Home and the apps' pages, which show who is signed in.
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.get { request, context in try self.home(request, context: context) }
         for app in WebApp.all {
             routes.get(RouterPath(app.slug)) { request, context in try self.appPage(app, request: request, context: context) }
         }
-        routes.get("static/{file}", use: staticFile)
         return routes
+    }
+
+    /// `/static/{file}`: the same for everyone, so it is added before the caller is resolved and a browser's
+    /// session cookie costs no lookup per script and stylesheet.
+    var assetEndpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self).get("static/{file}", use: staticFile)
     }
 
     private struct HomeContext {
