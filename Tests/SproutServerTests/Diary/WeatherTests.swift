@@ -76,10 +76,11 @@ import Testing
     @Test func aSilentUpstreamIsA502WhenTheTimeoutPasses() async throws {
         try await withWeather(timeout: .milliseconds(500)) { client, _, account, upstream, _ in
             upstream.set(.silent)
-            let started = ContinuousClock.now
             let answer = try await client.diary(.get, "/api/weather?lat=1&lon=2", as: account)
-            #expect(answer.status == .badGateway && (answer.message ?? "").contains("no answer"))
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // The message names the timeout that applied, so this holds however slow a loaded machine is (a
+            // wall-clock bound here failed in CI with every suite running at once).
+            #expect(answer.status == .badGateway)
+            #expect((answer.message ?? "").contains("no answer within 0.5 seconds"), "\(answer.message ?? "")")
         }
         #expect(SproutConfiguration().diary.weather.timeout == .seconds(5))
     }
