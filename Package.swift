@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         // The Diary's weather: the server asks OpenWeather (DESIGN.md names async-http-client for outgoing HTTP).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Operations: /metrics in Prometheus's text format, recorded through swift-metrics (which Hummingbird
+        // already depends on). docs/operations.md lists the series.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Product images (Open Market): validation and thumbnails with the system's libjpeg(-turbo) and libpng 1.6.
@@ -73,6 +77,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The OpenAPI document's YAML sources: scripts/generate-openapi merges them into OpenAPI/Document.
             exclude: ["OpenAPI/Sources"],

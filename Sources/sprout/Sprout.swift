@@ -34,9 +34,12 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Data directory for the SQLite database (env DATA_DIR, default ./data).")
     var dataDirectory: String?
 
-    func configuration(hostname: String? = nil, port: Int? = nil) throws -> SproutConfiguration {
+    /// `overrides` are flags that stand for variables (`--log-level` for `LOG_LEVEL`): given, they replace the
+    /// variable, so they are checked by the same rules and a broken variable cannot stop a flag that replaces it.
+    func configuration(hostname: String? = nil, port: Int? = nil, overrides: [String: String] = [:]) throws -> SproutConfiguration {
         do {
-            return try SproutConfiguration.fromEnvironment(hostname: hostname, port: port, dataDirectory: dataDirectory)
+            let environment = ProcessInfo.processInfo.environment.merging(overrides) { _, flag in flag }
+            return try SproutConfiguration.fromEnvironment(environment, hostname: hostname, port: port, dataDirectory: dataDirectory)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -59,21 +62,46 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Port to listen on, 1…65535 (env PORT, default 8080).")
     var port: Int?
 
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL, default info).")
+    var logLevel: String?
+
+    @Option(name: .customLong("log-format"), help: "text or json, one object a line (env LOG_FORMAT, default text).")
+    var logFormat: String?
+
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds that requests in flight may take to finish after SIGTERM (env SHUTDOWN_GRACE, default 10).")
+    var shutdownGrace: String?
+
+    @Option(name: .customLong("metrics-port"), help: "Serve Prometheus metrics at /metrics on this port (env METRICS_PORT; off by default).")
+    var metricsPort: String?
+
+    @Option(name: .customLong("metrics-hostname"), help: "Address of the metrics listener (env METRICS_HOSTNAME, default 127.0.0.1).")
+    var metricsHostname: String?
+
     @OptionGroup var data: DataOptions
 
     func run() async throws {
-        let configuration = try data.configuration(hostname: hostname, port: port)
+        let flags = ["LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SHUTDOWN_GRACE": shutdownGrace, "METRICS_PORT": metricsPort, "METRICS_HOSTNAME": metricsHostname]
+        let configuration = try data.configuration(hostname: hostname, port: port, overrides: flags.compactMapValues { $0 })
+        SproutLogging.bootstrap(format: configuration.server.logFormat)
         // Before the database is opened: a taken port is one line, and nothing is created or migrated for nothing.
         try await ListeningAddress.checkAvailable(hostname: configuration.server.hostname, port: configuration.server.port)
+        if let metricsPort = configuration.server.metricsPort {
+            try await ListeningAddress.checkAvailable(hostname: configuration.server.metricsHostname, port: metricsPort)
+        }
         try await SecretRedaction.redactingErrors(of: configuration) {
             let logger = makeLogger(level: configuration.server.logLevel)
-            let database = try SproutDatabase(settings: configuration.data.database, migrations: SproutMigrations.all, logger: logger)
-            let app = buildApplication(configuration, database: database, logger: logger) { port in
+            let metrics = configuration.server.metricsPort == nil ? SproutMetrics.off : .prometheus()
+            let database = try SproutDatabase(
+                settings: configuration.data.database, migrations: SproutMigrations.all, logger: logger, metrics: metrics
+            )
+            let readiness = Readiness()
+            let app = buildApplication(configuration, database: database, logger: logger, readiness: readiness, metrics: metrics) { port in
                 await Self.greet(configuration, port: port, database: database)
             }
+            SproutLogging.logStart(configuration, version: Sprout.configuration.version, logger: logger)
             // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
             do {
-                try await app.runService()
+                try await runUntilStopped(app, readiness: readiness, grace: configuration.server.shutdownGrace, logger: logger)
             } catch is CancellationError {
                 // SIGTERM while the database was still being waited for: a stop, not a failure.
                 logger.warning("Sprout stopped before its database answered")

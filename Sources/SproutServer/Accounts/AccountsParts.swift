@@ -7,7 +7,10 @@ struct AccountsParts: Sendable {
     let service: AccountsService
     let addressLimit: AddressRateLimit
 
-    init(_ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, clock: WallClock = .system) {
+    init(
+        _ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, clock: WallClock = .system,
+        metrics: SproutMetrics = .off
+    ) {
         repository = SQLAccountRepository(executor: executor)
         tokens = AccountTokens(configuredSecret: configuration.accounts.jwtSecret, secrets: ServerSecrets(executor: executor, sealer: sealer), clock: clock)
         sessions = WebSessions(executor: executor, clock: clock)
@@ -17,7 +20,8 @@ struct AccountsParts: Sendable {
         )
         service = AccountsService(
             accounts: repository, tokens: tokens, throttle: LoginThrottle(executor: executor), addressLimit: addressLimit,
-            hasher: PasswordHasher(cost: configuration.accounts.passwordHashCost), clock: clock
+            hasher: PasswordHasher(cost: configuration.accounts.passwordHashCost), clock: clock,
+            loginFailures: metrics.accounts.loginFailures
         )
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 
 /// What an account has written, for the Strapi user answers that list it (`posts`, `comments`, shallow).
@@ -20,6 +21,8 @@ struct AccountsService: Sendable {
     let addressLimit: AddressRateLimit
     let hasher: PasswordHasher
     let clock: WallClock
+    /// Wrong passwords, at login or at a password change (off: counted nowhere).
+    var loginFailures = Counter(label: "sprout_login_failures_total", factory: NOOPMetricsHandler.instance)
 
     /// A new account, when the address is under its hourly sign-up limit (checked first, so probing which names
     /// are taken counts too) and the username and email are free.
@@ -45,7 +48,10 @@ struct AccountsService: Sendable {
             throw StrapiError.rateLimited
         }
         let matches = try await hasher.verify(input.password, against: account?.passwordHash ?? PasswordHasher.decoyHash)
-        guard let account, matches else { throw StrapiError.invalidCredentials }  // the attempt stays counted
+        guard let account, matches else {
+            loginFailures.increment()
+            throw StrapiError.invalidCredentials  // the attempt stays counted
+        }
         try await throttle.succeeded(attempt)
         guard !account.isBlocked else { throw StrapiError.blocked }
         return account
@@ -60,6 +66,7 @@ struct AccountsService: Sendable {
             throw StrapiError.rateLimited
         }
         guard try await hasher.verify(input.current, against: account.passwordHash) else {
+            loginFailures.increment()
             throw StrapiError.invalidCredentials
         }
         try await throttle.succeeded(attempt)

@@ -29,7 +29,7 @@ enum Caller: Sendable {
 }
 
 /// A request context that carries the caller `CallerMiddleware` resolved (`.anonymous` on routes it does not cover).
-protocol CallerRequestContext: ClientOriginRequestContext {
+protocol CallerRequestContext: RecordedRequestContext {
     var caller: Caller { get set }
 }
 
@@ -40,6 +40,7 @@ struct CallerMiddleware<Context: CallerRequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.caller = try await authenticator.caller(of: request)
+        if let account = context.caller.account { context.record.accountID = account.id }
         return try await next(request, context)
     }
 }

@@ -13,6 +13,7 @@ struct SignedInContext<Parent: CallerRequestContext, Refusal: SignInRefusal>: Ch
     var coreContext: CoreRequestContextStorage
     var client: ClientOrigin
     var caller: Caller
+    let record: RequestRecord
     let account: Account
     let credential: Caller.Credential
 
@@ -22,6 +23,7 @@ struct SignedInContext<Parent: CallerRequestContext, Refusal: SignInRefusal>: Ch
         coreContext = context.coreContext
         client = context.client
         caller = context.caller
+        record = context.record
         self.account = account
         self.credential = credential
     }

@@ -20,11 +20,22 @@ public func buildApplication(
     database: SproutDatabase,
     logger: Logger,
     clock: WallClock = .system,
+    readiness: Readiness = Readiness(),
+    metrics: SproutMetrics = .off,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     // One sealer, so the key file is read once: the routes and the start-up check share it.
     let sealer = SecretSealer(configuration)
-    let router = buildRouter(configuration, database: database, logger: logger, sealer: sealer, clock: clock)
+    let router = buildRouter(
+        configuration, database: database, logger: logger, sealer: sealer, clock: clock, readiness: readiness, metrics: metrics
+    )
+    var services: [any Service] = [database]
+    if metrics.isOn, let port = configuration.server.metricsPort {
+        // After the database in the list, so it stops before it: graceful shutdown runs from the last service back.
+        services.append(MetricsListener(
+            metrics: metrics, hostname: configuration.server.metricsHostname, port: port, logger: logger
+        ))
+    }
     let requestTimeout = TimeAmount(configuration.server.requestTimeout)
     var app = Application(
         router: router,
@@ -33,7 +44,7 @@ public func buildApplication(
             idleTimeout: TimeAmount(configuration.server.idleTimeout)
         )),
         configuration: .init(address: .hostname(configuration.server.hostname, port: configuration.server.port), serverName: "Sprout"),
-        services: [database],
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.server.port) },
         logger: logger
     )
@@ -43,6 +54,7 @@ public func buildApplication(
         try await SecretsAtRest(sealer: sealer, executor: database.executor).prepare(logger: logger)
         logger.info("database ready", metadata: ["database": "\(database.settings.redacted)"])
         await sweepStagedUploads(dataDirectory: configuration.data.directory, logger: logger)
+        readiness.markReady()
     }
     return app
 }
@@ -50,19 +62,19 @@ public func buildApplication(
 /// Every service's routes behind the shared middleware (tests read its `routes` too).
 func buildRouter(
     _ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger, sealer: SecretSealer? = nil,
-    clock: WallClock = .system
+    clock: WallClock = .system, readiness: Readiness = Readiness(), metrics: SproutMetrics = .off
 ) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
     let sealer = sealer ?? SecretSealer(configuration)
-    let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer, clock: clock)
+    let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer, clock: clock, metrics: metrics)
     // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
     let web = WebController<SproutRequestContext>(authenticator: accounts.authenticator)
     router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.server.trustedProxies))
-    router.add(middleware: RequestLoggingMiddleware())
+    router.add(middleware: RequestLoggingMiddleware(metrics: metrics.requests))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorRenderingMiddleware(pages: web.renderer))
-    router.addRoutes(HealthController(database: database).endpoints, atPath: "/health")
+    router.addRoutes(HealthController(database: database, readiness: readiness).endpoints)
     router.addRoutes(OpenAPIController<SproutRequestContext>().endpoints)
     router.addRoutes(web.assetEndpoints)
     // Every route below reads its caller from the context, resolved here once per request.
@@ -90,7 +102,9 @@ func buildRouter(
     router.addRoutes(WebSessionController<SproutRequestContext>(
         accounts: accounts, publicURL: configuration.server.publicURL, maxBodySize: configuration.server.maxRequestBodySize
     ).endpoints)
-    let market = MarketParts(configuration, executor: database.executor, sealer: sealer, images: SystemImageProcessor(), clock: clock)
+    let market = MarketParts(
+        configuration, executor: database.executor, sealer: sealer, images: SystemImageProcessor(), clock: clock, metrics: metrics
+    )
     router.addRoutes(MarketController<SproutRequestContext>(
         products: market.products, json: market.json, maxBodySize: configuration.server.maxRequestBodySize
     ).endpoints)

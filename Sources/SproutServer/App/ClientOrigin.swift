@@ -9,6 +9,14 @@ public struct ClientOrigin: Sendable, Equatable {
     public var address: String
     /// The client's own connection was HTTPS, as a trusted proxy says.
     public var isHTTPS: Bool
+    /// The connection came from a trusted proxy, so what it adds to a request (an `X-Request-ID`) is believed.
+    public var viaTrustedProxy = false
+
+    public init(address: String, isHTTPS: Bool, viaTrustedProxy: Bool = false) {
+        self.address = address
+        self.isHTTPS = isHTTPS
+        self.viaTrustedProxy = viaTrustedProxy
+    }
 }
 
 /// A request context that carries the resolved `ClientOrigin`.

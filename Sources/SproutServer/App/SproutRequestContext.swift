@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// The per-request context shared by every service's routes.
-public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext, CallerRequestContext {
+public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext, CallerRequestContext, RecordedRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address: the client's, or a reverse proxy's (`client` says whose request it is).
     public let remoteAddress: SocketAddress?
@@ -11,6 +11,8 @@ public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext,
     public var client: ClientOrigin
     /// Who is calling (`CallerMiddleware`).
     var caller = Caller.anonymous
+    /// For the access line: who turned out to be calling.
+    let record = RequestRecord()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -48,7 +48,7 @@ public struct TrustedProxies: Sendable, Equatable {
             if !trusts(address) { break }
         }
         let proto = forwardedProto.flatMap { $0.split(separator: ",") }.last.map { String($0).trimmingWhitespace.lowercased() }
-        return ClientOrigin(address: client.description, isHTTPS: proto == "https")
+        return ClientOrigin(address: client.description, isHTTPS: proto == "https", viaTrustedProxy: true)
     }
 
     /// `[2001:db8::1]:443` → `2001:db8::1`, `203.0.113.9:5123` → `203.0.113.9` (some proxies add the port).

@@ -7,7 +7,7 @@ struct MarketParts: Sendable {
 
     init(
         _ configuration: SproutConfiguration, executor: any SQLExecutor, sealer: SecretSealer, images: SystemImageProcessor,
-        clock: WallClock = .system
+        clock: WallClock = .system, metrics: SproutMetrics = .off
     ) {
         switch configuration.market.imageStorage {
         case .files: storage = FileImageStorage(dataDirectory: configuration.data.directory)
@@ -18,7 +18,7 @@ struct MarketParts: Sendable {
             repository: SQLMarketRepository(executor: executor), vendors: vendors.repository, storage: storage, images: images,
             limits: MarketUploadLimits(maximumImageBytes: configuration.market.maxImageBytes),
             uploadRate: MarketUploadRate(ledger: RateLimitLedger(executor: executor), perHour: configuration.market.uploadsPerHour, clock: clock),
-            clock: clock
+            clock: clock, metrics: metrics.market
         )
         json = MarketJSON(publicURL: configuration.server.publicURL)
     }

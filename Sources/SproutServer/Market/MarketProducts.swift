@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -14,6 +15,8 @@ struct MarketProducts: Sendable {
     let limits: MarketUploadLimits
     let uploadRate: MarketUploadRate
     let clock: WallClock
+    /// Uploads accepted and thumbnails made (off: recorded nowhere).
+    var metrics = MarketMetrics(factory: NOOPMetricsHandler.instance)
     /// PATCHes of one product, one at a time in this process.
     let rowWriters = RowSerializer()
 
@@ -59,10 +62,12 @@ struct MarketProducts: Sendable {
             }
             guard let draft else { throw MarketError.badRequest("The params part is missing.") }
             guard !stored.isEmpty else { throw MarketError.badRequest("At least one image is required.") }
-            return try await repository.create(
+            let product = try await repository.create(
                 draft, vendorID: vendor.id, images: stored, placing: storage.placement(of: staged).noting(placed),
                 creationKey: UUID().uuidString.lowercased(), at: clock.now
             )
+            metrics.uploads.increment()
+            return product
         } catch {
             // Once placed, the files stay: COMMIT may have gone through even though it reported a failure.
             if !placed.withLockedValue({ $0 }) { await storage.discard(staged) }
@@ -113,6 +118,7 @@ struct MarketProducts: Sendable {
         } catch let refusal as MarketImageRefusal {
             throw refusal.error(position: position, filename: part.filename)
         }
+        metrics.thumbnails.increment()
         let image = StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: processed.format, byteCount: part.content.readableBytes)
         staged.append(try await storage.stage(part.content, as: image.original))
         staged.append(try await storage.stage(processed.thumbnail, as: image.thumbnail))

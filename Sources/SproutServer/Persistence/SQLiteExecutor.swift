@@ -12,11 +12,11 @@ struct SQLiteExecutor: SQLExecutor {
     let trigramCounts: TrigramDocumentCounts? = TrigramDocumentCounts()
     var dialect: SQLDialect { .sqlite }
 
-    init(pool: DatabasePool, threadReaders: SQLiteThreadReaders, slowReads: ConcurrencyLimit) {
+    init(pool: DatabasePool, threadReaders: SQLiteThreadReaders, slowReads: ConcurrencyLimit, metrics: DatabaseMetrics? = nil) {
         self.pool = pool
         self.threadReaders = threadReaders
         self.slowReads = slowReads
-        writes = SQLiteWriteBatcher(pool: pool)
+        writes = SQLiteWriteBatcher(pool: pool, metrics: metrics)
     }
 
     /// Set on every connection, GRDB's and the thread readers' alike:

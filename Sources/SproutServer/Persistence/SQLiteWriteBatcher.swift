@@ -14,6 +14,7 @@ final class SQLiteWriteBatcher: Sendable {
         let perform: @Sendable (Database) -> Void
         /// Resumes the caller with that outcome, or with the commit's error.
         let deliver: @Sendable ((any Error)?) -> Void
+        let queuedAt: ContinuousClock.Instant
     }
 
     private struct State {
@@ -26,9 +27,11 @@ final class SQLiteWriteBatcher: Sendable {
 
     private let pool: DatabasePool
     private let state = NIOLockedValueBox(State())
+    private let metrics: DatabaseMetrics?
 
-    init(pool: DatabasePool) {
+    init(pool: DatabasePool, metrics: DatabaseMetrics? = nil) {
         self.pool = pool
+        self.metrics = metrics
     }
 
     func write<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
@@ -55,8 +58,10 @@ final class SQLiteWriteBatcher: Sendable {
                     } else {
                         continuation.resume(throwing: SQLRowError.missingReturnedRow)
                     }
-                }
+                },
+                queuedAt: ContinuousClock.now
             )
+            metrics?.writerQueueDepth.increment()
             let startsDraining = state.withLockedValue { state -> Bool in
                 state.pending.append(pending)
                 guard !state.draining else { return false }
@@ -79,6 +84,11 @@ final class SQLiteWriteBatcher: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
+            if let metrics {
+                metrics.writerQueueDepth.decrement(by: Double(batch.count))
+                metrics.writerBatchSize.record(batch.count)
+                for item in batch { metrics.recordWait(.sqliteWriter, since: item.queuedAt) }
+            }
             do {
                 try await pool.write { db in
                     for item in batch { item.perform(db) }

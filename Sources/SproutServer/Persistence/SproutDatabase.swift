@@ -40,16 +40,23 @@ public final class SproutDatabase: Service, Sendable {
     static let postgresPreparedConnections = 8
     static let postgresStatementTimeout: Duration = .seconds(10)
 
-    public init(settings: DatabaseSettings, migrations: [SQLMigration], logger: Logger) throws {
+    /// `metrics` on: every statement is timed (`MeasuredExecutor`), and the waits for the writer and for slow-read
+    /// connections are recorded.
+    public init(settings: DatabaseSettings, migrations: [SQLMigration], logger: Logger, metrics: SproutMetrics = .off) throws {
         self.settings = settings
         self.migrations = migrations
         self.logger = logger
+        let measured = metrics.isOn ? metrics.database : nil
+        let slowReadWaits: @Sendable (ContinuousClock.Instant) -> Void = { measured?.recordWait(.slowReads, since: $0) }
+        let executor: any SQLExecutor
         switch settings {
         case .sqlite(let path):
             let pool = try SQLiteExecutor.open(path: path, readers: Self.sqliteReaders)
             let threadReaders = SQLiteThreadReaders(path: pool.path)
             connections = .sqlite(pool, threadReaders)
-            executor = SQLiteExecutor(pool: pool, threadReaders: threadReaders, slowReads: ConcurrencyLimit(Self.sqliteReaders))
+            executor = SQLiteExecutor(
+                pool: pool, threadReaders: threadReaders, slowReads: ConcurrencyLimit(Self.sqliteReaders, onWait: slowReadWaits), metrics: measured
+            )
         case .postgres(let url, let schema):
             let configuration = try PostgresClient.Configuration.sprout(
                 url: url,
@@ -69,9 +76,11 @@ public final class SproutDatabase: Service, Sendable {
             let prepared = PostgresLoopPools(configuration: preparedConfiguration, loops: loops, logger: logger)
             connections = .postgres(client, prepared: prepared)
             executor = PostgresExecutor(
-                client: client, preparedPools: prepared, slowReads: ConcurrencyLimit(Self.postgresConnections / 2), logger: logger
+                client: client, preparedPools: prepared,
+                slowReads: ConcurrencyLimit(Self.postgresConnections / 2, onWait: slowReadWaits), logger: logger
             )
         }
+        self.executor = measured.map { MeasuredExecutor(base: executor, metrics: $0) } ?? executor
     }
 
     /// Brings the schema up to date. Safe beside a running server and from several processes at once: on SQLite

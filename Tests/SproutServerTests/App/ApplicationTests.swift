@@ -6,21 +6,21 @@ import Testing
 @testable import SproutServer
 
 @Suite struct ApplicationTests {
-    @Test func healthAnswersOkWhenTheDatabaseIsReachable() async throws {
-        try await withTestApp { client, _ in
-            let response = try await client.send(.get, "/health")
-            #expect(response.status == .ok)
-            #expect(response.json == .object(["status": .string("ok"), "database": .string("ok")]))
-        }
-    }
-
-    @Test func everyResponseCarriesARequestIDAndAProxysIDIsKept() async throws {
+    @Test func everyResponseCarriesARequestIDAndAnUntrustedClientsIDIsReplaced() async throws {
         try await withTestApp { client, _ in
             let first = try await client.send(.get, "/health")
             let second = try await client.send(.get, "/api/v2/todos")
             let firstID = try #require(first.headers[HTTPField.Name("X-Request-ID")!])
             let secondID = try #require(second.headers[HTTPField.Name("X-Request-ID")!])
             #expect(firstID != secondID)
+            // Not from a trusted proxy: a client may not choose the id its request is logged under.
+            let forwarded = try await client.send(.get, "/health", headers: [HTTPField.Name("X-Request-ID")!: "edge-1234"])
+            #expect(forwarded.headers[HTTPField.Name("X-Request-ID")!] != "edge-1234")
+        }
+    }
+
+    @Test func aTrustedProxysRequestIDIsKeptAndAHostileOneIsNot() async throws {
+        try await withTestApp(.live, configure: { $0.server.trustedProxies = try! TrustedProxies(parsing: "127.0.0.1, ::1") }) { client, _ in
             let forwarded = try await client.send(.get, "/health", headers: [HTTPField.Name("X-Request-ID")!: "edge-1234"])
             #expect(forwarded.headers[HTTPField.Name("X-Request-ID")!] == "edge-1234")
             let hostile = try await client.send(.get, "/health", headers: [HTTPField.Name("X-Request-ID")!: "bad id\u{7F}"])

@@ -13,6 +13,8 @@ func withTestApp<Value: Sendable>(
     _ testing: TestingSetup = .router,
     logger: Logger? = nil,
     clock: WallClock = .system,
+    metrics: SproutMetrics = .off,
+    readiness: Readiness = Readiness(),
     configure: (inout SproutConfiguration) -> Void = { _ in },
     _ body: @Sendable (any TestClientProtocol, SproutDatabase) async throws -> Value
 ) async throws -> Value {
@@ -34,8 +36,8 @@ func withTestApp<Value: Sendable>(
     let place = try await TestDatabasePlace.make(logger: logger)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }
     do {
-        let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger)
-        let app = buildApplication(configuration, database: database, logger: logger, clock: clock)
+        let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger, metrics: metrics)
+        let app = buildApplication(configuration, database: database, logger: logger, clock: clock, readiness: readiness, metrics: metrics)
         let value = try await app.test(testing) { client in try await body(client, database) }
         await place.remove(logger: logger)
         return value
