@@ -47,10 +47,10 @@ import Testing
         func client(_ peer: String?, _ forwardedFor: [String], proto: [String] = []) -> ClientOrigin {
             proxies.client(peer: peer, forwardedFor: forwardedFor, forwardedProto: proto)
         }
-        #expect(client("127.0.0.1", ["203.0.113.5"]) == ClientOrigin(address: "203.0.113.5", isHTTPS: false))
+        #expect(client("127.0.0.1", ["203.0.113.5"]) == ClientOrigin(address: "203.0.113.5", isHTTPS: false, viaTrustedProxy: true))
         #expect(client("127.0.0.1", ["1.1.1.1, 203.0.113.5, 10.0.0.7"]).address == "203.0.113.5")
         #expect(client("127.0.0.1", ["1.1.1.1", "203.0.113.5"]).address == "203.0.113.5", "several header lines read as one list")
-        #expect(client("fd00::2", ["2001:db8::1"], proto: ["https"]) == ClientOrigin(address: "2001:db8::1", isHTTPS: true))
+        #expect(client("fd00::2", ["2001:db8::1"], proto: ["https"]) == ClientOrigin(address: "2001:db8::1", isHTTPS: true, viaTrustedProxy: true))
         #expect(client("::ffff:127.0.0.1", ["203.0.113.5:5123"]).address == "203.0.113.5", "a mapped peer, a port on the hop")
         #expect(client("127.0.0.1", ["[2001:db8::9]:443"]).address == "2001:db8::9")
         #expect(client("127.0.0.1", ["10.0.0.1, 10.0.0.2"]).address == "10.0.0.1", "all proxies: the left-most")

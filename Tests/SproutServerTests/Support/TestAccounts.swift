@@ -20,6 +20,8 @@ extension TestClientProtocol {
         guard response.status == .ok, let token = response.json?["jwt"]?.string, let id = response.json?["user"]?["id"]?.int else {
             throw TestFailure("sign-up failed: \(response.status) \(String(describing: response.json))")
         }
+        SuiteLog.noteSecret(password)
+        SuiteLog.noteSecret(token)
         return TestAccount(id: id, username: username, token: token)
     }
 
@@ -29,6 +31,8 @@ extension TestClientProtocol {
         guard response.status == .ok, let token = response.json?["jwt"]?.string, let id = response.json?["user"]?["id"]?.int else {
             throw TestFailure("login failed: \(response.status) \(String(describing: response.json))")
         }
+        SuiteLog.noteSecret(password)
+        SuiteLog.noteSecret(token)
         return TestAccount(id: id, username: username, token: token)
     }
 

@@ -33,6 +33,9 @@ func withTestApp<Value: Sendable>(
     // One key for every test application, so a second one on the same database opens the first one's secrets.
     configuration.data.secretsKey = SecretSealer.testKey
     configure(&configuration)
+    for secret in [configuration.board.apiToken, configuration.accounts.jwtSecret, configuration.data.secretsKey] {
+        SuiteLog.noteSecret(secret)
+    }
     let place = try await TestDatabasePlace.make(logger: logger)
     defer { try? FileManager.default.removeItem(at: dataDirectory) }
     do {
@@ -53,8 +56,15 @@ extension SecretSealer {
 }
 
 func testLogger() -> Logger {
+    let level = ProcessInfo.processInfo.environment["SPROUT_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+    if SuiteLog.handler(label: "sprout-tests") != nil {
+        // The suite's log, for the check that no secret is ever logged (SuiteLog).
+        var logger = Logger(label: "sprout-tests") { SuiteLog.handler(label: $0)! }
+        logger.logLevel = level ?? .trace
+        return logger
+    }
     var logger = Logger(label: "sprout-tests")
-    logger.logLevel = ProcessInfo.processInfo.environment["SPROUT_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+    logger.logLevel = level ?? .critical
     return logger
 }
 

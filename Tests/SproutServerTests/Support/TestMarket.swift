@@ -131,6 +131,7 @@ extension TestClientProtocol {
         guard response.status == .created, let json = response.json, let id = json["id"]?.int,
               let identifier = json["identifier"]?.string, let secret = json["secret"]?.string, let vendorName = json["name"]?.string
         else { throw TestFailure("vendor failed: \(response.status) \(String(describing: response.json))") }
+        SuiteLog.noteSecret(secret)
         return TestVendor(account: account, id: id, name: vendorName, identifier: identifier, secret: secret)
     }
 

@@ -234,10 +234,14 @@ import Testing
 extension TestClientProtocol {
     /// Logs in through the web app's route, as the log-in page's script does (JSON, from this site).
     func logInOnWeb(_ identifier: String, password: String = "password1") async throws -> (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?) {
-        try await send(
+        let response = try await send(
             .post, "/web/session", headers: WebSessionTests.ownOrigin.with(.contentType, "application/json"),
             body: #"{"identifier": "\#(identifier)", "password": "\#(password)"}"#
         )
+        SuiteLog.noteSecret(password)
+        // The session cookie's value: `sprout_session=VALUE; Path=…`.
+        SuiteLog.noteSecret(response.headers[.setCookie]?.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+        return response
     }
 }
 
