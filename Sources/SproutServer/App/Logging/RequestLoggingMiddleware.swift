@@ -18,8 +18,8 @@ struct RequestLoggingMiddleware<Context: RecordedRequestContext>: RouterMiddlewa
         }
         let requestID = context.id
         let started = ContinuousClock.now
-        metrics.inFlight.increment()
-        defer { metrics.inFlight.decrement() }
+        if metrics.isOn { metrics.inFlight.increment() }
+        defer { if metrics.isOn { metrics.inFlight.decrement() } }
         var response: Response
         do {
             response = try await next(request, context)
@@ -38,7 +38,7 @@ struct RequestLoggingMiddleware<Context: RecordedRequestContext>: RouterMiddlewa
     private func finish(_ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, context: Context) {
         let elapsed = started.duration(to: .now)
         let route = context.endpointPath
-        metrics.record(route: route, method: request.method, status: status, duration: elapsed)
+        if metrics.isOn { metrics.record(route: route, method: request.method, status: status, duration: elapsed) }
         guard context.logger.logLevel <= .info else { return }
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [

@@ -22,14 +22,17 @@ final class RequestMetrics: Sendable {
     }
 
     let inFlight: Meter
+    /// Off, requests are not even looked up: nothing is kept, so nothing need be found.
+    let isOn: Bool
     private let factory: any MetricsFactory
     private let series = NIOLockedValueBox<[Key: Series]>([:])
 
     static let unmatchedRoute = "unmatched"
     private static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-    init(factory: any MetricsFactory) {
+    init(factory: any MetricsFactory, isOn: Bool) {
         self.factory = factory
+        self.isOn = isOn
         inFlight = Meter(label: "sprout_http_requests_in_flight", factory: factory)
     }
 

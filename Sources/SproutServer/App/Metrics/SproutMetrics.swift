@@ -35,7 +35,7 @@ public final class SproutMetrics: Sendable {
         } else {
             factory = NOOPMetricsHandler.instance
         }
-        requests = RequestMetrics(factory: factory)
+        requests = RequestMetrics(factory: factory, isOn: registry != nil)
         database = DatabaseMetrics(factory: factory)
         accounts = AccountMetrics(factory: factory)
         market = MarketMetrics(factory: factory)
