@@ -24,7 +24,8 @@ enum Entrypoint {
 struct Sprout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self, DoctorCommand.self],
+        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self, DoctorCommand.self,
+                      BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -34,9 +35,9 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Data directory for the SQLite database (env DATA_DIR, default ./data).")
     var dataDirectory: String?
 
-    func configuration(hostname: String? = nil, port: Int? = nil) throws -> SproutConfiguration {
+    func configuration(hostname: String? = nil, port: Int? = nil, backupEvery: String? = nil) throws -> SproutConfiguration {
         do {
-            return try SproutConfiguration.fromEnvironment(hostname: hostname, port: port, dataDirectory: dataDirectory)
+            return try SproutConfiguration.fromEnvironment(hostname: hostname, port: port, dataDirectory: dataDirectory, backupEvery: backupEvery)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -59,10 +60,13 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Port to listen on, 1…65535 (env PORT, default 8080).")
     var port: Int?
 
+    @Option(name: .customLong("backup-every"), help: "Make a backup every interval while serving: 90s, 30m, 6h, 1d (env BACKUP_EVERY; docs/operations.md).")
+    var backupEvery: String?
+
     @OptionGroup var data: DataOptions
 
     func run() async throws {
-        let configuration = try data.configuration(hostname: hostname, port: port)
+        let configuration = try data.configuration(hostname: hostname, port: port, backupEvery: backupEvery)
         // Before the database is opened: a taken port is one line, and nothing is created or migrated for nothing.
         try await ListeningAddress.checkAvailable(hostname: configuration.server.hostname, port: configuration.server.port)
         try await SecretRedaction.redactingErrors(of: configuration) {
@@ -73,7 +77,7 @@ struct Serve: AsyncParsableCommand {
             }
             // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
             do {
-                try await app.runService()
+                try await app.runService(alongside: BackupSchedule.services(configuration, logger: logger))
             } catch is CancellationError {
                 // SIGTERM while the database was still being waited for: a stop, not a failure.
                 logger.warning("Sprout stopped before its database answered")
