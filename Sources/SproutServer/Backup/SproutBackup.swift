@@ -55,8 +55,9 @@ public struct SproutBackup: Sendable {
         return "sprout-backup-\(stamp).tar"
     }
 
-    /// PostgreSQL's advisory lock key for backups ("SprBak"): one at a time per database.
-    static let lockKey: Int64 = 0x5370_7242_616B
+    /// PostgreSQL's advisory lock class for backups ("SprB"), with the schema's hash as the second key: one backup
+    /// at a time per schema.
+    static let lockClass: Int32 = 0x5370_7242
 
     /// Makes the archive and answers where it is. Nil only when `skipsWhenLocked` and another process was
     /// backing up the same PostgreSQL database.
@@ -258,14 +259,16 @@ public struct SproutBackup: Sendable {
                     }
                     return result
                 }
-                // Released when this connection closes, whatever happens.
-                let locked = try await rows("SELECT pg_try_advisory_lock(\(Self.lockKey))::text").first?.first ?? nil
-                if locked != "true" {
-                    if skips {
+                // One backup at a time per schema; released when this connection closes, whatever happens.
+                // A scheduled backup skips its turn when another process holds it; `sprout backup` waits.
+                let lock = "(\(Self.lockClass), hashtext(current_schema()))"
+                if skips {
+                    guard try await rows("SELECT pg_try_advisory_lock\(lock)::text").first?.first ?? nil == "true" else {
                         logger.info("backup skipped: another process is backing up this database")
                         return nil
                     }
-                    throw BackupError.failed("another process is backing up this database (Sprout's backup lock is held); try again later")
+                } else {
+                    _ = try await rows("SELECT pg_advisory_lock\(lock)::text")
                 }
                 _ = try await rows("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 guard let snapshotID = try await rows("SELECT pg_export_snapshot()").first?.first ?? nil,

@@ -224,11 +224,11 @@ import Testing
         let data = BackupTestPlaces.directory("pgforce")
         defer { try? FileManager.default.removeItem(atPath: data) }
         try await withTestApp(configure: { $0.data.directory = data }) { client, database in
-            try await client.createTodo("첫째")
+            try await client.createTodo("첫째 할일입니다")
             var backup = SproutBackup(configuration: Self.configuration(data), output: data + "/backups/", logger: testLogger())
             backup.database = database.settings
             let archive = try #require(try await backup.run()).path
-            try await client.createTodo("둘째")
+            try await client.createTodo("둘째 할일입니다")
             // The test's own schema is not empty: refused, then replaced with --force.
             let target = BackupTestPlaces.directory("pgforce-target")
             defer { try? FileManager.default.removeItem(atPath: target) }
