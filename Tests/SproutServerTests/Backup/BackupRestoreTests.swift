@@ -285,6 +285,19 @@ import Testing
         }
     }
 
+    @Test func postgresToolsGetThePasswordInTheirEnvironmentAndAMissingToolIsNamed() throws {
+        let tools = try PostgresTools(url: "postgres://owner:s%40cret%20pw@db.example:5433/shop?sslmode=require", environment: ["PATH": "/nonexistent"])
+        #expect(tools.connection["PGPASSWORD"] == "s@cret pw")
+        #expect(tools.connection["PGUSER"] == "owner" && tools.connection["PGHOST"] == "db.example" && tools.connection["PGPORT"] == "5433")
+        #expect(tools.connection["PGDATABASE"] == "shop" && tools.connection["PGSSLMODE"] == "require")
+        do {
+            _ = try tools.locate("pg_no_such_tool")
+            Issue.record("found a tool that does not exist")
+        } catch {
+            #expect("\(error)".contains("pg_no_such_tool was not found") && "\(error)".contains("PG_BIN"), "\(error)")
+        }
+    }
+
     // MARK: - Helpers
 
     static func configuration(_ directory: String) -> SproutConfiguration {
