@@ -24,7 +24,8 @@ enum Entrypoint {
 struct Sprout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self, DoctorCommand.self],
+        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self, DoctorCommand.self,
+                      BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -36,10 +37,14 @@ struct DataOptions: ParsableArguments {
 
     /// `overrides` are flags that stand for variables (`--log-level` for `LOG_LEVEL`): given, they replace the
     /// variable, so they are checked by the same rules and a broken variable cannot stop a flag that replaces it.
-    func configuration(hostname: String? = nil, port: Int? = nil, overrides: [String: String] = [:]) throws -> SproutConfiguration {
+    func configuration(
+        hostname: String? = nil, port: Int? = nil, overrides: [String: String] = [:], backupEvery: String? = nil
+    ) throws -> SproutConfiguration {
         do {
             let environment = ProcessInfo.processInfo.environment.merging(overrides) { _, flag in flag }
-            return try SproutConfiguration.fromEnvironment(environment, hostname: hostname, port: port, dataDirectory: dataDirectory)
+            return try SproutConfiguration.fromEnvironment(
+                environment, hostname: hostname, port: port, dataDirectory: dataDirectory, backupEvery: backupEvery
+            )
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -77,11 +82,16 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("metrics-hostname"), help: "Address of the metrics listener (env METRICS_HOSTNAME, default 127.0.0.1).")
     var metricsHostname: String?
 
+    @Option(name: .customLong("backup-every"), help: "Make a backup every interval while serving: 90s, 30m, 6h, 1d (env BACKUP_EVERY; docs/operations.md).")
+    var backupEvery: String?
+
     @OptionGroup var data: DataOptions
 
     func run() async throws {
         let flags = ["LOG_LEVEL": logLevel, "LOG_FORMAT": logFormat, "SHUTDOWN_GRACE": shutdownGrace, "METRICS_PORT": metricsPort, "METRICS_HOSTNAME": metricsHostname]
-        let configuration = try data.configuration(hostname: hostname, port: port, overrides: flags.compactMapValues { $0 })
+        let configuration = try data.configuration(
+            hostname: hostname, port: port, overrides: flags.compactMapValues { $0 }, backupEvery: backupEvery
+        )
         SproutLogging.bootstrap(format: configuration.server.logFormat)
         // Before the database is opened: a taken port is one line, and nothing is created or migrated for nothing.
         try await ListeningAddress.checkAvailable(hostname: configuration.server.hostname, port: configuration.server.port)
@@ -101,7 +111,8 @@ struct Serve: AsyncParsableCommand {
             SproutLogging.logStart(configuration, version: Sprout.configuration.version, logger: logger)
             // Returns after SIGINT/SIGTERM, once in-flight requests have finished and the database is closed.
             do {
-                try await runUntilStopped(app, readiness: readiness, grace: configuration.server.shutdownGrace, logger: logger)
+                let backups = BackupSchedule.services(configuration, logger: logger, metrics: metrics)
+                try await runUntilStopped(app, alongside: backups, readiness: readiness, grace: configuration.server.shutdownGrace, logger: logger)
             } catch is CancellationError {
                 // SIGTERM while the database was still being waited for: a stop, not a failure.
                 logger.warning("Sprout stopped before its database answered")

@@ -22,6 +22,8 @@ public struct SproutConfiguration: Sendable {
     /// `DIARY_KEPT_VERSIONS` and the weather's `WEATHER_PROVIDER`, `OPENWEATHER_API_KEY`, `OPENWEATHER_BASE_URL`,
     /// `OPEN_METEO_BASE_URL`.
     public var diary: DiarySettings
+    /// `BACKUP_EVERY`, `BACKUP_DIR`, `BACKUP_KEEP`.
+    public var backup: BackupSettings
 
     public init(
         server: ServerSettings = ServerSettings(),
@@ -30,7 +32,8 @@ public struct SproutConfiguration: Sendable {
         community: CommunitySettings = CommunitySettings(),
         market: MarketSettings = MarketSettings(),
         board: BoardSettings = BoardSettings(),
-        diary: DiarySettings = DiarySettings()
+        diary: DiarySettings = DiarySettings(),
+        backup: BackupSettings = BackupSettings()
     ) {
         self.server = server
         self.data = data
@@ -39,6 +42,7 @@ public struct SproutConfiguration: Sendable {
         self.market = market
         self.board = board
         self.diary = diary
+        self.backup = backup
     }
 
     /// The stems under which an unknown variable stops the start (`UnknownSettings`), for help texts.
@@ -47,21 +51,27 @@ public struct SproutConfiguration: Sendable {
     /// Every variable Sprout reads; anything else under `UnknownSettings.guardedPrefixes` is refused.
     static let variables = ServerSettings.variables + DataSettings.variables + AccountSettings.variables
         + CommunitySettings.variables + MarketSettings.variables + BoardSettings.variables + DiarySettings.variables
+        + BackupSettings.variables
 
     /// Reads the environment (each struct's `read` names its variables); explicit arguments (from the command-line
-    /// flags `--hostname`, `--port`, `--data-dir`) win over `HOST`, `PORT` and `DATA_DIR`.
+    /// flags `--hostname`, `--port`, `--data-dir`, `--backup-every`) win over `HOST`, `PORT`, `DATA_DIR` and
+    /// `BACKUP_EVERY`.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
         hostname: String? = nil,
         port: Int? = nil,
-        dataDirectory: String? = nil
+        dataDirectory: String? = nil,
+        backupEvery: String? = nil
     ) throws -> SproutConfiguration {
         try UnknownSettings.check(environment, known: variables)
-        return try read(from: EnvironmentReader(environment), hostname: hostname, port: port, dataDirectory: dataDirectory)
+        return try read(
+            from: EnvironmentReader(environment), hostname: hostname, port: port, dataDirectory: dataDirectory, backupEvery: backupEvery
+        )
     }
 
     static func read(
-        from reader: EnvironmentReader, hostname: String? = nil, port: Int? = nil, dataDirectory: String? = nil
+        from reader: EnvironmentReader, hostname: String? = nil, port: Int? = nil, dataDirectory: String? = nil,
+        backupEvery: String? = nil
     ) throws -> SproutConfiguration {
         try SproutConfiguration(
             server: .read(from: reader, hostname: hostname, port: port),
@@ -70,7 +80,8 @@ public struct SproutConfiguration: Sendable {
             community: .read(from: reader),
             market: .read(from: reader),
             board: .read(from: reader),
-            diary: .read(from: reader)
+            diary: .read(from: reader),
+            backup: .read(from: reader, every: backupEvery)
         )
     }
 }

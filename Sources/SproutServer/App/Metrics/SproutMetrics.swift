@@ -1,4 +1,5 @@
 import CoreMetrics
+import Foundation
 import Prometheus
 
 /// What Sprout measures, recorded through swift-metrics into a Prometheus registry of this process's own
@@ -90,5 +91,11 @@ struct BackupMetrics: Sendable {
         duration = CoreMetrics.Gauge(label: "sprout_backup_duration_seconds", factory: factory)
         size = CoreMetrics.Gauge(label: "sprout_backup_size_bytes", factory: factory)
         failures = CoreMetrics.Counter(label: "sprout_backup_failures_total", factory: factory)
+    }
+
+    func record(_ backup: BackupResult) {
+        lastSuccess.record(backup.finishedAt.timeIntervalSince1970)
+        duration.record(Double(backup.duration.components.seconds) + Double(backup.duration.components.attoseconds) / 1e18)
+        size.record(backup.bytes)
     }
 }
