@@ -97,6 +97,33 @@ import Testing
         }
     }
 
+    /// `serve --backup-every`'s schedule records each backup: when it finished, how long it took, its size; and failures.
+    @Test func scheduledBackupsAreRecorded() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-backup-metrics-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        var configuration = SproutConfiguration(data: DataSettings(directory: data, secretsKey: SecretSealer.testKey))
+        configuration.backup.every = .seconds(3600)
+        let database = try SproutDatabase(settings: configuration.data.database, migrations: SproutMigrations.all, logger: testLogger())
+        try await database.withOpen { try await $0.migrate() }
+        let metrics = SproutMetrics.prometheus()
+        let schedule = try #require(BackupSchedule.services(configuration, logger: testLogger(), metrics: metrics).first as? BackupSchedule)
+        let before = Date().timeIntervalSince1970
+        await schedule.backUpOnce()
+        let text = metrics.exposition()
+        #expect((Self.value(text, "sprout_backup_last_success_timestamp_seconds") ?? 0) >= before.rounded(.down))
+        #expect((Self.value(text, "sprout_backup_size_bytes") ?? 0) > 10_000)
+        #expect((Self.value(text, "sprout_backup_duration_seconds") ?? 0) > 0)
+        #expect(Self.value(text, "sprout_backup_failures_total") == 0)
+
+        // A backup directory that cannot be made: the failure is counted, the last success stays.
+        var broken = configuration
+        broken.backup.directory = "/proc/sprout-cannot-write-here"
+        let failing = try #require(BackupSchedule.services(broken, logger: testLogger(), metrics: metrics).first as? BackupSchedule)
+        await failing.backUpOnce()
+        #expect(Self.value(metrics.exposition(), "sprout_backup_failures_total") == 1)
+        #expect(BackupSchedule.services(SproutConfiguration(), logger: testLogger(), metrics: metrics).isEmpty)
+    }
+
     @Test func offMeansNothingIsKept() async throws {
         try await withTestApp { client, _ in
             _ = try await client.send(.get, "/health")
