@@ -94,6 +94,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Build tools, run by SwiftPM while building (Plugins/): a target's files as Swift string literals.
+        .executableTarget(
+            name: "EmbedResourcesTool",
+            swiftSettings: swiftSettings
+        ),
+        .plugin(
+            name: "EmbedResources",
+            capability: .buildTool(),
+            dependencies: ["EmbedResourcesTool"]
+        ),
         .target(
             name: "SproutKit",
             dependencies: [
@@ -129,6 +139,12 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
+        ),
+        // Plugins/EmbedResources on awkward files (Samples/): each must come back byte for byte.
+        .testTarget(
+            name: "EmbedResourcesTests",
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
         ),
         .testTarget(
             name: "SproutImagingTests",
