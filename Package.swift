@@ -76,12 +76,11 @@ let package = Package(
             ],
             // The OpenAPI document's YAML sources: scripts/generate-openapi merges them into OpenAPI/Document.
             exclude: ["OpenAPI/Sources"],
-            // The web app: each service's templates and scripts in a folder named for its slug (Web/Site/WebResources.swift).
-            resources: [
-                .copy("Web/Site/site"), .copy("Web/Accounts/account"), .copy("Web/Todos/todos"), .copy("Web/Diary/diary"),
-                .copy("Web/Community/community"), .copy("Web/Market/market"), .copy("Web/Board/board"), .copy("OpenAPI/Document"),
-            ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // Every other file that is not Swift is built into the code, so the binary stands alone: the web app (each
+            // service's templates and scripts in a folder named for its slug, Web/Site/WebResources.swift) and
+            // OpenAPI/Document.
+            plugins: ["EmbedResources"]
         ),
         .executableTarget(
             name: "sprout",
