@@ -91,9 +91,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // `sprout --version`: the commit, from git at build time.
+            plugins: ["BuildCommit"]
         ),
-        // Build tools, run by SwiftPM while building (Plugins/): a target's files as Swift string literals.
+        // Build tools, run by SwiftPM while building (Plugins/): a target's files as Swift string literals; the commit.
         .executableTarget(
             name: "EmbedResourcesTool",
             swiftSettings: swiftSettings
@@ -102,6 +104,10 @@ let package = Package(
             name: "EmbedResources",
             capability: .buildTool(),
             dependencies: ["EmbedResourcesTool"]
+        ),
+        .plugin(
+            name: "BuildCommit",
+            capability: .buildTool()
         ),
         .target(
             name: "SproutKit",
