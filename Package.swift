@@ -82,12 +82,11 @@ let package = Package(
             ],
             // The OpenAPI document's YAML sources: scripts/generate-openapi merges them into OpenAPI/Document.
             exclude: ["OpenAPI/Sources"],
-            // The web app: each service's templates and scripts in a folder named for its slug (Web/Site/WebResources.swift).
-            resources: [
-                .copy("Web/Site/site"), .copy("Web/Accounts/account"), .copy("Web/Todos/todos"), .copy("Web/Diary/diary"),
-                .copy("Web/Community/community"), .copy("Web/Market/market"), .copy("Web/Board/board"), .copy("OpenAPI/Document"),
-            ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // Every other file that is not Swift is built into the code, so the binary stands alone: the web app (each
+            // service's templates and scripts in a folder named for its slug, Web/Site/WebResources.swift) and
+            // OpenAPI/Document.
+            plugins: ["EmbedResources"]
         ),
         .executableTarget(
             name: "sprout",
@@ -98,7 +97,23 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings,
+            // `sprout --version`: the commit, from git at build time.
+            plugins: ["BuildCommit"]
+        ),
+        // Build tools, run by SwiftPM while building (Plugins/): a target's files as Swift string literals; the commit.
+        .executableTarget(
+            name: "EmbedResourcesTool",
             swiftSettings: swiftSettings
+        ),
+        .plugin(
+            name: "EmbedResources",
+            capability: .buildTool(),
+            dependencies: ["EmbedResourcesTool"]
+        ),
+        .plugin(
+            name: "BuildCommit",
+            capability: .buildTool()
         ),
         .target(
             name: "SproutKit",
@@ -135,6 +150,12 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
+        ),
+        // Plugins/EmbedResources on awkward files (Samples/): each must come back byte for byte.
+        .testTarget(
+            name: "EmbedResourcesTests",
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
         ),
         .testTarget(
             name: "SproutImagingTests",

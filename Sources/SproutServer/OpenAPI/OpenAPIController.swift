@@ -3,21 +3,19 @@ import HTTPTypes
 import Hummingbird
 
 /// `GET /openapi.json`: the OpenAPI 3.1 description of every wire contract Sprout serves, quirks included.
-/// Kept in `OpenAPI/Document/openapi.json` (a resource), which `scripts/generate-openapi` merges from the per-service
+/// Kept in `OpenAPI/Document/openapi.json` (built into the binary by Plugins/EmbedResources), which `scripts/generate-openapi` merges from the per-service
 /// YAML in `OpenAPI/Sources/` — edit the YAML, not the JSON. It is described by hand rather than derived from code,
 /// because the contracts are the old servers', not ours; `OpenAPIDocumentTests` keeps it and the router in step,
 /// and `scripts/fuzz-api` runs schemathesis against it.
 struct OpenAPIController<Context: RequestContext> {
     let document: ByteBuffer
 
-    /// Loads the document from the SproutServer resource bundle; its absence means a broken install.
+    /// The document built into the binary; its absence means a broken build.
     init() {
-        guard let url = Bundle.module.url(forResource: "Document/openapi", withExtension: "json"),
-              let data = try? Data(contentsOf: url)
-        else {
-            fatalError("Sprout's OpenAPI document could not be loaded from \(Bundle.module.bundlePath)")
+        guard let file = EmbeddedResources.folders["Document"]?.first(where: { $0.name == "openapi.json" }) else {
+            fatalError("Sprout was built without its OpenAPI document (OpenAPI/Document/openapi.json)")
         }
-        document = ByteBuffer(bytes: data)
+        document = ByteBuffer(bytes: file.bytes)
     }
 
     var endpoints: RouteCollection<Context> {

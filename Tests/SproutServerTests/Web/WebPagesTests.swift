@@ -109,31 +109,51 @@ import Testing
     }
 
     @Test func assetVersionFollowsTheFilesContents() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-static-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("a.css")
-        try Data("body{}".utf8).write(to: file)
-        let first = try StaticAssets(directory: directory)
-        #expect(try StaticAssets(directory: directory).version == first.version)
-        try Data("body{color:red}".utf8).write(to: file)
-        #expect(try StaticAssets(directory: directory).version != first.version)
-        try Data("x".utf8).write(to: directory.appendingPathComponent("notes.txt"))
-        #expect(try StaticAssets(directory: directory)["notes.txt"] == nil)
+        func assets(_ files: EmbeddedResources.File...) throws -> StaticAssets {
+            try StaticAssets(folders: [WebFolder(name: "site", files: files)])
+        }
+        let first = try assets(.init(name: "a.css", text: "body{}"))
+        #expect(try assets(.init(name: "a.css", text: "body{}")).version == first.version)
+        #expect(try assets(.init(name: "a.css", text: "body{color:red}")).version != first.version)
+        #expect(try assets(.init(name: "a.css", text: "body{}"), .init(name: "notes.txt", text: "x"))["notes.txt"] == nil)
     }
 
     /// Every service's folder serves under `/static/{name}`, so a name used in two folders is a mistake caught at start.
     @Test func aFileNameUsedInTwoWebFoldersIsRefused() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-web-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let folders = [root.appendingPathComponent("site"), root.appendingPathComponent("market")]
-        for folder in folders {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data("export {};".utf8).write(to: folder.appendingPathComponent("\(folder.lastPathComponent).js"))
+        let site = WebFolder(name: "site", files: [.init(name: "site.js", text: "export {};")])
+        let market = WebFolder(name: "market", files: [.init(name: "market.js", text: "export {};")])
+        #expect(try StaticAssets(folders: [site, market])["market.js"] != nil)
+        let clash = WebFolder(name: "market", files: market.files + [.init(name: "site.js", text: "export {};")])
+        #expect(throws: WebResourceError.self) { try StaticAssets(folders: [site, clash]) }
+    }
+
+    /// The binary carries the web folders and the OpenAPI document (Plugins/EmbedResources): each file byte for byte
+    /// as it is in Sources/, none missing, none extra; and every embedded web folder is one the server loads.
+    @Test func theBuiltInFilesAreTheSourceFolders() throws {
+        let server = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/SproutServer")
+        let manager = FileManager.default
+        var onDisk: [String: URL] = ["Document": server.appendingPathComponent("OpenAPI/Document")]
+        for service in try manager.contentsOfDirectory(atPath: server.appendingPathComponent("Web").path) {
+            let serviceURL = server.appendingPathComponent("Web").appendingPathComponent(service)
+            for entry in (try? manager.contentsOfDirectory(atPath: serviceURL.path)) ?? [] {
+                var isDirectory: ObjCBool = false
+                let url = serviceURL.appendingPathComponent(entry)
+                if manager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { onDisk[entry] = url }
+            }
         }
-        #expect(try StaticAssets(directories: folders)["market.js"] != nil)
-        try Data("export {};".utf8).write(to: folders[1].appendingPathComponent("site.js"))
-        #expect(throws: WebResourceError.self) { try StaticAssets(directories: folders) }
+        #expect(Set(EmbeddedResources.folders.keys) == Set(onDisk.keys))
+        #expect(Set(WebResources.folders) == Set(onDisk.keys).subtracting(["Document"]))
+        for (folder, url) in onDisk {
+            let names = try manager.contentsOfDirectory(atPath: url.path).filter { !$0.hasPrefix(".") }
+            let embedded = EmbeddedResources.folders[folder] ?? []
+            #expect(Set(embedded.map(\.name)) == Set(names), "folder \(folder)")
+            for file in embedded {
+                let bytes = try [UInt8](Data(contentsOf: url.appendingPathComponent(file.name)))
+                #expect(file.bytes == bytes, "\(folder)/\(file.name)")
+            }
+        }
     }
 
     private func get(_ path: String) async throws -> Page {

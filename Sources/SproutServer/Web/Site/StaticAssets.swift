@@ -1,9 +1,9 @@
 import Foundation
 import NIOCore
 
-/// The web app's CSS and JavaScript, read once from the resource bundle and served from memory.
+/// The web app's CSS and JavaScript, built into the binary and served from memory.
 /// Only the CSS, JavaScript and images in the web folders (`WebResources`) are served, by file name alone, so a
-/// request path can never reach elsewhere on disk.
+/// request path can never reach a template, or anything on disk.
 struct StaticAssets: Sendable {
     struct Asset: Sendable {
         let body: ByteBuffer
@@ -17,22 +17,18 @@ struct StaticAssets: Sendable {
     /// and a new build gets new URLs.
     let version: String
 
-    init(directory: URL) throws {
-        try self.init(directories: [directory])
-    }
-
-    init(directories: [URL]) throws {
+    init(folders: [WebFolder]) throws {
         var assets: [String: Asset] = [:]
         var hash = FNV1a()
-        for (name, url) in try WebResources.files(in: directories) {
-            guard let contentType = Self.contentTypes[(name as NSString).pathExtension.lowercased()] else { continue }
-            let data = try Data(contentsOf: url)
-            hash.add(Array(name.utf8))
-            hash.add(Array(data))
+        for file in try WebResources.files(in: folders) {
+            guard let contentType = Self.contentTypes[(file.name as NSString).pathExtension.lowercased()] else { continue }
+            let bytes = file.bytes
+            hash.add(Array(file.name.utf8))
+            hash.add(bytes)
             var fileHash = FNV1a()
-            fileHash.add(Array(data))
+            fileHash.add(bytes)
             let etag = "\"" + String(fileHash.value, radix: 16) + "\""
-            assets[name] = Asset(body: ByteBuffer(bytes: data), contentType: contentType, etag: etag)
+            assets[file.name] = Asset(body: ByteBuffer(bytes: bytes), contentType: contentType, etag: etag)
         }
         self.assets = assets
         self.version = String(hash.value, radix: 16)

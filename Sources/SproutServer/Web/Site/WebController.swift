@@ -14,16 +14,16 @@ struct WebController<Context: CallerRequestContext> {
         self.renderer = renderer
     }
 
-    /// Loads templates and static files from the SproutServer resource bundle. They are part of the build, so
-    /// their absence means a broken install (the `*.resources` folder must sit beside the `sprout` binary).
+    /// Loads templates and static files from the web folders built into the binary. They are part of the build,
+    /// so an error here means a broken build.
     init(authenticator: AccountAuthenticator) {
         do {
-            let folders = try WebResources.bundled()
+            let folders = try WebResources.embedded()
             self.init(renderer: WebPageRenderer(
-                templates: try WebTemplates(directories: folders), assets: try StaticAssets(directories: folders), authenticator: authenticator
+                templates: try WebTemplates(folders: folders), assets: try StaticAssets(folders: folders), authenticator: authenticator
             ))
         } catch {
-            fatalError("Sprout's web resources (\(WebResources.folders)) could not be loaded from \(Bundle.module.bundlePath): \(error)")
+            fatalError("Sprout's web resources (\(WebResources.folders)) could not be loaded: \(error)")
         }
     }
 

@@ -1,35 +1,40 @@
-import Foundation
-
-/// Where the web app's templates, scripts and stylesheet sit in the resource bundle: one folder per service, named
-/// for its slug (`Web/Market/market` → `market`), plus `site` for what every page shares. SwiftPM copies a folder
-/// under its last name only, so the names must differ; inside them, file names are one namespace (templates by
-/// name, static files under `/static/{name}`), and a name used twice fails at start.
+/// The web app's templates, scripts and stylesheet, built into the binary (Plugins/EmbedResources): one folder per
+/// service, named for its slug (`Web/Market/market` → `market`), plus `site` for what every page shares. Embedded
+/// folders are known by their last name only, so the names must differ; inside them, file names are one namespace
+/// (templates by name, static files under `/static/{name}`), and a name used twice fails at start.
 enum WebResources {
     static let folders = ["site", "account", "todos", "diary", "community", "market", "board"]
 
-    /// The folders in the SproutServer bundle. They are part of the build, so a missing one is a broken install.
-    static func bundled() throws -> [URL] {
+    /// The folders built into the binary. They are part of the build, so a missing one is a broken build.
+    static func embedded() throws -> [WebFolder] {
         try folders.map { name in
-            guard let url = Bundle.module.url(forResource: name, withExtension: nil) else { throw CocoaError(.fileNoSuchFile) }
-            return url
+            guard let files = EmbeddedResources.folders[name] else { throw WebResourceError.missingFolder(name) }
+            return WebFolder(name: name, files: files)
         }
     }
 
-    /// The files of `directories` (not their subfolders), by name. Two files of one name are an error.
-    static func files(in directories: [URL]) throws -> [(name: String, url: URL)] {
-        var seen: [String: URL] = [:]
-        for directory in directories {
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-                let url = directory.appendingPathComponent(name)
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-                if let other = seen[name] { throw WebResourceError.duplicate(name, url, other) }
-                seen[name] = url
+    /// The files of `folders`, by name. Two files of one name are an error.
+    static func files(in folders: [WebFolder]) throws -> [EmbeddedResources.File] {
+        var seen: [String: (file: EmbeddedResources.File, folder: String)] = [:]
+        for folder in folders {
+            for file in folder.files {
+                if let other = seen[file.name] { throw WebResourceError.duplicate(file.name, other.folder, folder.name) }
+                seen[file.name] = (file, folder.name)
             }
         }
-        return seen.sorted { $0.key < $1.key }.map { (name: $0.key, url: $0.value) }
+        return seen.values.map(\.file).sorted { $0.name < $1.name }
     }
 }
 
+/// One web folder's files.
+struct WebFolder: Sendable {
+    let name: String
+    let files: [EmbeddedResources.File]
+}
+
 enum WebResourceError: Error {
-    case duplicate(String, URL, URL)
+    /// A file name (first) in two folders (second and third).
+    case duplicate(String, String, String)
+    /// A folder of `WebResources.folders` that the build did not embed.
+    case missingFolder(String)
 }

@@ -1,17 +1,16 @@
 import Foundation
 import Mustache
 
-/// The web app's Mustache templates, read once from the web folders of the resource bundle (`WebResources`). Each
+/// The web app's Mustache templates, read once from the web folders built into the binary (`WebResources`). Each
 /// page template renders the main content, which `layout.mustache` then wraps (receiving it unescaped as
 /// `{{{content}}}`).
 struct WebTemplates: Sendable {
     let library: MustacheLibrary
 
-    init(directories: [URL]) throws {
+    init(folders: [WebFolder]) throws {
         var library = MustacheLibrary()
-        for (name, url) in try WebResources.files(in: directories) where name.hasSuffix(".mustache") {
-            let text = try String(contentsOf: url, encoding: .utf8)
-            try library.register(text, named: String(name.dropLast(".mustache".count)))
+        for file in try WebResources.files(in: folders) where file.name.hasSuffix(".mustache") {
+            try library.register(String(decoding: file.bytes, as: UTF8.self), named: String(file.name.dropLast(".mustache".count)))
         }
         self.library = library
     }
