@@ -14,13 +14,15 @@ import Testing
         "POST /api/v2/todos-json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":"
 
     /// Runs a live server with short timeouts and a recording logger, and gives `body` its port.
-    func withLiveServer(_ body: @Sendable (Int, LogRecorder) async throws -> Void) async throws {
+    func withLiveServer(
+        idleTimeout: Duration = .seconds(2), requestTimeout: Duration = .seconds(5), _ body: @Sendable (Int, LogRecorder) async throws -> Void
+    ) async throws {
         let recorder = LogRecorder()
         try await withTestApp(.live, logger: recorder.logger(level: .debug), configure: { configuration in
             // Short, but not so short that a busy machine (the whole suite runs in parallel) trips them before
             // the test has sent its first bytes: 500 ms did, under load.
-            configuration.server.idleTimeout = .seconds(2)
-            configuration.server.requestTimeout = .seconds(5)
+            configuration.server.idleTimeout = idleTimeout
+            configuration.server.requestTimeout = requestTimeout
         }) { client, _ in
             try await body(try #require(client.port), recorder)
         }
@@ -58,8 +60,10 @@ import Testing
     }
 
     /// A body that trickles in a byte at a time never looks idle; the request timeout ends it with a 408.
+    /// The idle timeout is far above the trickle's pace here: with every suite running at once, a 2 s idle timeout
+    /// sometimes saw a gap in the trickle and closed the connection before the request timeout could answer.
     @Test func aBodyTrickledInIsAnswered408AndClosed() async throws {
-        try await withLiveServer { port, recorder in
+        try await withLiveServer(idleTimeout: .seconds(10), requestTimeout: .seconds(3)) { port, recorder in
             try await RawConnection.open(port: port) { connection in
                 try await connection.send(Self.unfinishedPost)
                 let trickle = Task {
