@@ -68,7 +68,9 @@ _pg_dump_log() {
 start_postgres() {
     local user="${SPROUT_PG_USER:-sprout}"
     local db="${SPROUT_PG_DB:-sprout_test}"
-    local max_conn="${SPROUT_PG_MAX_CONNECTIONS:-500}"
+    # Every test application on PostgreSQL opens its own pools as the parallel suite needs them, and the backup
+    # tests start pg_dump and pg_restore beside them: 500 was once used up at a busy moment ("too many clients").
+    local max_conn="${SPROUT_PG_MAX_CONNECTIONS:-1000}"
 
     if [[ -n "${SPROUT_PG_DIR:-}" ]]; then
         warn "start_postgres: a cluster is already running in $SPROUT_PG_DIR"
