@@ -21,7 +21,7 @@ struct BackupCommand: AsyncParsableCommand {
     var keep: Int?
 
     @Option(name: .customLong("sqlite-method"), help: .hidden)
-    var sqliteMethod: SproutBackup.SQLiteMethod = .vacuumInto
+    var sqliteMethod: SproutBackup.SQLiteMethod = .backupAPI
 
     @OptionGroup var data: DataOptions
 

@@ -8,9 +8,12 @@ import SproutWire
 /// One online backup: a consistent copy of the database, the market's image files and a manifest, in one ustar
 /// archive (`sprout-backup-<UTC time>.tar`), written while servers keep serving.
 ///
-/// - SQLite: `VACUUM INTO` on a connection of the backup's own. It is one read transaction, so it copies one
-///   snapshot and never takes the write lock; in WAL mode writers go on beside it (docs/benchmarks.md measures it
-///   under 1,000 creates/s). The copy must pass `PRAGMA integrity_check`; its rows are counted for the manifest.
+/// - SQLite: the online backup API in one step (`sqlite3_backup_step(-1)`) on a connection of the backup's own: one
+///   read transaction, so it copies one snapshot, never takes the write lock and cannot be restarted by writes
+///   (only a backup in several steps restarts when another process writes between them); in WAL mode writers go on
+///   beside it. `VACUUM INTO`, also one read transaction, rebuilds every b-tree and took longer and held writers
+///   back more under 1,000 creates/s (docs/benchmarks.md). The copy must pass `PRAGMA integrity_check`; its rows
+///   are counted for the manifest.
 /// - PostgreSQL: `pg_dump --format=custom` of the configured schema, in a snapshot exported by a REPEATABLE READ
 ///   transaction that also counts the rows, so the counts are the dump's. `pg_restore --list` must read it back.
 /// - Images: every file under `DATA_DIR/market-images` but `tmp/` (uploads still staged), copied after the
@@ -20,8 +23,8 @@ import SproutWire
 ///
 /// The archive is written as `NAME.partial`, fsynced, then renamed: a file with the final name is whole.
 public struct SproutBackup: Sendable {
-    /// How SQLite is copied. `VACUUM INTO` is the one used; the online backup API is kept for the benchmark's
-    /// comparison (`scripts/bench --backup`).
+    /// How SQLite is copied: the online backup API in one step (the default), or `VACUUM INTO`, kept for
+    /// `scripts/bench --backup`'s comparison (`sprout backup --sqlite-method vacuum-into`).
     public enum SQLiteMethod: String, Sendable, CaseIterable {
         case vacuumInto = "vacuum-into"
         case backupAPI = "backup-api"
@@ -32,7 +35,7 @@ public struct SproutBackup: Sendable {
     public var database: DatabaseSettings
     /// Where the archive goes: a directory (the name is made), or a file path.
     public let output: String
-    public var sqliteMethod: SQLiteMethod = .vacuumInto
+    public var sqliteMethod: SQLiteMethod = .backupAPI
     /// PostgreSQL: skip this backup when another process holds Sprout's backup lock (scheduled backups).
     public var skipsWhenLocked = false
     let logger: Logger
@@ -94,7 +97,7 @@ public struct SproutBackup: Sendable {
 
         let configuration = configuration
         let secretsKeySource = secretsKeySource
-        let (manifest, size) = try await Self.onThread {
+        let (manifest, size) = try await Self.onThread(background: true) {
             try Self.writeArchive(
                 to: target, databaseCopy: databaseCopy.path, snapshot: snapshot, createdAt: createdAt,
                 dataDirectory: configuration.data.directory, secretsKeySource: secretsKeySource
@@ -187,7 +190,7 @@ public struct SproutBackup: Sendable {
             throw BackupError.failed("there is no SQLite database at \(path) (DATA_DIR or --data-dir)")
         }
         let method = sqliteMethod
-        return try await Self.onThread {
+        return try await Self.onThread(background: true) {
             var configuration = Configuration()
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA busy_timeout = 5000") }
             let source = try DatabaseQueue(path: path, configuration: configuration)
@@ -202,12 +205,12 @@ public struct SproutBackup: Sendable {
                 // All pages in one step: one read transaction too (with smaller steps a write restarts it).
                 try source.backup(to: destination)
             }
-            return try Self.inspectSQLite(copy)
+            return try Self.inspectSQLite(copy, method: method == .vacuumInto ? "VACUUM INTO" : "sqlite3_backup (one step)")
         }
     }
 
     /// The copy's integrity check, its row counts, migrations and key check.
-    static func inspectSQLite(_ path: String) throws -> DatabaseSnapshot {
+    static func inspectSQLite(_ path: String, method: String = "") throws -> DatabaseSnapshot {
         let copy = try DatabaseQueue(path: path)
         defer { try? copy.close() }
         return try copy.inDatabase { db in
@@ -226,7 +229,7 @@ public struct SproutBackup: Sendable {
                 ? try String.fetchOne(db, sql: "SELECT value FROM sprout_secrets WHERE name = ?", arguments: [SecretsAtRest.keyCheckName])
                 : nil
             return DatabaseSnapshot(
-                database: .init(kind: "sqlite", file: "database/sprout.sqlite", method: "VACUUM INTO"),
+                database: .init(kind: "sqlite", file: "database/sprout.sqlite", method: method),
                 migrations: orderedMigrations(migrations), tables: tables, keyCheck: keyCheck
             )
         }
@@ -345,12 +348,26 @@ public struct SproutBackup: Sendable {
         return files
     }
 
-    /// Blocking work (SQLite's copy, file reads) on a thread of its own, never on an event loop.
-    static func onThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    /// Blocking work (SQLite's copy, file reads) on a thread of its own, never on an event loop. `background`: the
+    /// thread runs at nice 10, so that on a busy machine the server's threads get the CPU first and the backup
+    /// takes longer instead (docs/benchmarks.md, issue 27).
+    static func onThread<Value: Sendable>(background: Bool = false, _ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
+                if background { lowerThisThreadsPriority() }
                 continuation.resume(with: Result { try work() })
             }
         }
+    }
+
+    /// Linux gives each thread its own nice value; `setpriority` on the thread's id sets it for this thread alone.
+    private static func lowerThisThreadsPriority() {
+        #if os(Linux)
+        var link = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &link, link.count - 1)  // "PID/task/TID"
+        guard count > 0, let id = String(decoding: link.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(separator: "/").last.flatMap({ UInt32($0) }) else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id, 10)
+        #endif
     }
 }

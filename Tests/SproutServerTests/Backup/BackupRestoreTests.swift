@@ -4,6 +4,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServiceLifecycle
+import Synchronization
 import Testing
 @testable import SproutServer
 
@@ -285,6 +287,32 @@ import Testing
         }
     }
 
+    @Test func theScheduleRunsInAServiceGroupAndEndsAtGracefulShutdown() async throws {
+        let data = BackupTestPlaces.directory("service")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        try await withTestApp(configure: { $0.data.directory = data }) { client, database in
+            try await client.createTodo("scheduled in a group")
+            let finished = Mutex<[BackupResult]>([])
+            let schedule = BackupSchedule(
+                configuration: Self.configuration(data), interval: .seconds(1), logger: testLogger(), database: database.settings
+            ) { result in finished.withLock { $0.append(result) } }
+            let group = ServiceGroup(configuration: .init(services: [schedule], logger: testLogger()))
+            let running = Task { try await group.run() }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while finished.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            let stopping = ContinuousClock.now
+            await group.triggerGracefulShutdown()
+            try await running.value
+            #expect(ContinuousClock.now - stopping < .seconds(10))
+            let results = finished.withLock { $0 }
+            #expect(results.count >= 2)
+            for result in results {
+                #expect(FileManager.default.fileExists(atPath: result.path) && result.bytes > 0 && result.duration > .zero)
+                #expect(result.manifest.tables["todos"] == 1)
+            }
+        }
+    }
+
     @Test func postgresToolsGetThePasswordInTheirEnvironmentAndAMissingToolIsNamed() throws {
         let tools = try PostgresTools(url: "postgres://owner:s%40cret%20pw@db.example:5433/shop?sslmode=require", environment: ["PATH": "/nonexistent"])
         #expect(tools.connection["PGPASSWORD"] == "s@cret pw")
@@ -348,6 +376,24 @@ extension SproutDatabase {
 enum BackupTestPlaces {
     static func directory(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("sprout-backup-test-\(name)-\(UUID().uuidString.prefix(8))").path
+    }
+
+    /// A new, empty PostgreSQL database on the test server, dropped afterwards; `body` gets its URL.
+    static func withFreshDatabase(_ body: (String) async throws -> Void) async throws {
+        let url = try #require(TestDatabasePlace.postgresURL)
+        let name = "sprout_restore_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        try await TestDatabasePlace.withAdminConnection(url: url, logger: testLogger()) { executor in
+            _ = try await executor.write(SQLStatement("CREATE DATABASE \(raw: name)"), as: SQLInt.self)
+        }
+        var components = try #require(URLComponents(string: url))
+        components.path = "/" + name
+        do {
+            try await body(try #require(components.string))
+        } catch {
+            await drop(name, url: url)
+            throw error
+        }
+        await drop(name, url: url)
     }
 
     static func withRestoreTarget(like source: DatabaseSettings, _ body: (DatabaseSettings, String) async throws -> Void) async throws {
