@@ -303,7 +303,8 @@ import Testing
             let stopping = ContinuousClock.now
             await group.triggerGracefulShutdown()
             try await running.value
-            #expect(ContinuousClock.now - stopping < .seconds(10))
+            // A backup under way finishes first (at nice 10: slow on a machine busy with the whole suite).
+            #expect(ContinuousClock.now - stopping < .seconds(60))
             let results = finished.withLock { $0 }
             #expect(results.count >= 2)
             for result in results {
