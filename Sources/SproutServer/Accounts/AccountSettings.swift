@@ -10,7 +10,7 @@
 public struct AccountSettings: Sendable {
     /// The key that signs account tokens. Unset: a key generated once is kept in the database, so every process
     /// on it accepts the others' tokens.
-    public var jwtSecret: String?
+    @Redacted public var jwtSecret: String?
     /// bcrypt's cost for new password hashes (Strapi's 10). Tests lower it; the work doubles with each step.
     public var passwordHashCost: UInt8 = 10
     /// Sign-ups, and separately vendor creations, one client address may make per hour (20; 0 turns the limit off).

@@ -84,3 +84,8 @@ public struct BackupSchedule: Service {
         }
     }
 }
+
+/// Service Lifecycle logs each service's description; this one names the schedule, not the configuration it keeps.
+extension BackupSchedule: CustomStringConvertible {
+    public var description: String { "BackupSchedule(every: \(interval), database: \(database))" }
+}

@@ -6,7 +6,7 @@
 public struct BoardSettings: Sendable {
     /// A static Bearer token that reads every board (as the Mail Plug app's hard-coded one did); it writes nothing
     /// and owns nothing. One word, since `Authorization: Bearer …` could never carry a space inside it.
-    public var apiToken: String?
+    @Redacted public var apiToken: String?
 
     static let variables = ["BOARD_API_TOKEN"]
 

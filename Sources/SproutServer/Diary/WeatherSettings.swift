@@ -6,10 +6,23 @@
 /// no key — so a fresh install has real weather. `off` answers 503 to every weather call.
 public struct WeatherSettings: Sendable, Equatable {
     /// The provider in force.
-    public enum Provider: Sendable, Equatable {
+    public enum Provider: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         case openWeather(apiKey: String)
         case openMeteo
         case off
+
+        /// Never the API key (`Redacted`).
+        public var description: String {
+            switch self {
+            case .openWeather: "openWeather(apiKey: <redacted>)"
+            case .openMeteo: "openMeteo"
+            case .off: "off"
+            }
+        }
+
+        public var debugDescription: String { description }
+
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
     }
 
     public var provider: Provider = .openMeteo

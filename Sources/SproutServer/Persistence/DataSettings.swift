@@ -14,11 +14,11 @@ public struct DataSettings: Sendable {
     /// Holds the SQLite database (unless `databaseURL` points elsewhere), uploads and the generated secrets key.
     public var directory: String
     /// `postgres://…` switches from the embedded SQLite database to PostgreSQL.
-    public var databaseURL: String?
+    @RedactedPassword public var databaseURL: String?
     /// The key (any text of 32 bytes or more) that seals vendor secrets and the generated JWT key in the database.
     /// Every process on one database needs the same key, so several `sprout serve` on one PostgreSQL set it (or
     /// share the data directory's file).
-    public var secretsKey: String?
+    @Redacted public var secretsKey: String?
 
     static let variables = ["DATA_DIR", "DATABASE_URL", "SECRETS_KEY"]
 

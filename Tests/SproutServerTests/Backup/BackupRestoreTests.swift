@@ -25,16 +25,21 @@ import Testing
             let product = try await client.registerProduct(as: vendor, name: "백업 상품")
             let productID = try #require(product["id"]?.int)
 
-            // Creates go on through the API while the backup runs, and after it.
+            // Creates go on through the API while the backup runs, and after it. The backup starts once the first
+            // is acknowledged: a fixed pause was sometimes too short for the writer to be scheduled at all on a
+            // loaded machine, and the backup was then taken with no write under way.
+            let (writesUnderWay, firstWriteAcknowledged) = AsyncStream.makeStream(of: Void.self)
             let writer = Task {
+                defer { firstWriteAcknowledged.finish() }
                 var created = 0
                 while !Task.isCancelled, created < 5000 {
                     _ = try await client.createTodo("written during the backup \(created)")
                     created += 1
+                    firstWriteAcknowledged.finish()
                 }
                 return created
             }
-            try await Task.sleep(for: .milliseconds(50))
+            for await _ in writesUnderWay {}
             var backup = SproutBackup(configuration: Self.configuration(data), output: data + "-backups/", logger: testLogger())
             backup.database = database.settings
             let result = try #require(try await backup.run())
