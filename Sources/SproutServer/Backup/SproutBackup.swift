@@ -200,12 +200,41 @@ public struct SproutBackup: Sendable {
                 // One read transaction: a snapshot, copied page by page of the b-trees, no write lock taken.
                 try source.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [copy]) }
             case .backupAPI:
-                let destination = try DatabaseQueue(path: copy)
-                defer { try? destination.close() }
-                // All pages in one step: one read transaction too (with smaller steps a write restarts it).
-                try source.backup(to: destination)
+                try Self.copyInSteps(from: source, to: copy)
             }
-            return try Self.inspectSQLite(copy, method: method == .vacuumInto ? "VACUUM INTO" : "sqlite3_backup (one step)")
+            return try Self.inspectSQLite(copy, method: method == .vacuumInto ? "VACUUM INTO" : "sqlite3_backup (stepped, one snapshot)")
+        }
+    }
+
+    /// Pages copied per backup step: 8 MiB of 4 KiB pages, flushed to disk before the next step.
+    static let pagesPerStep: CInt = 2048
+
+    /// The online backup API in steps of `pagesPerStep`, all inside one read transaction of `source`'s: the snapshot
+    /// cannot move, so other processes' writes between steps cannot restart the copy (SQLite restarts a backup
+    /// only when its source connection starts a new read). After each step the copy's new pages are flushed
+    /// (`fdatasync`), so the disk never holds a gigabyte of the backup's writes in front of the server's.
+    /// `afterStep` is for tests (a write between steps).
+    static func copyInSteps(
+        from source: DatabaseQueue, to copy: String, pagesPerStep: CInt = pagesPerStep, afterStep: () throws -> Void = {}
+    ) throws {
+        let destination = try DatabaseQueue(path: copy)
+        defer { try? destination.close() }
+        let flushed = open(copy, O_RDONLY | O_CLOEXEC)
+        guard flushed >= 0 else { throw BackupError.io("open", copy, errno) }
+        defer { close(flushed) }
+        try withoutActuallyEscaping(afterStep) { afterStep in
+            try source.inDatabase { db in
+                try db.execute(sql: "BEGIN DEFERRED")
+                defer { try? db.execute(sql: "COMMIT") }
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")  // the read starts here
+                try destination.writeWithoutTransaction { target in
+                    try db.backup(to: target, pagesPerStep: pagesPerStep) { progress in
+                        guard !progress.isCompleted else { return }
+                        guard fdatasync(flushed) == 0 else { throw BackupError.io("fdatasync", copy, errno) }
+                        try afterStep()
+                    }
+                }
+            }
         }
     }
 
