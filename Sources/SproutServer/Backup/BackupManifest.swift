@@ -12,7 +12,7 @@ public struct BackupManifest: Codable, Sendable, Equatable {
         public var kind: String
         /// The copy's name in the archive.
         public var file: String
-        /// How it was made: `sqlite3_backup (one step)`, `VACUUM INTO`, `pg_dump --format=custom`.
+        /// How it was made: `sqlite3_backup (stepped, one snapshot)`, `VACUUM INTO`, `pg_dump --format=custom`.
         public var method: String
         /// PostgreSQL: the schema that was dumped.
         public var schema: String?

@@ -8,12 +8,11 @@ import SproutWire
 /// One online backup: a consistent copy of the database, the market's image files and a manifest, in one ustar
 /// archive (`sprout-backup-<UTC time>.tar`), written while servers keep serving.
 ///
-/// - SQLite: the online backup API in one step (`sqlite3_backup_step(-1)`) on a connection of the backup's own: one
-///   read transaction, so it copies one snapshot, never takes the write lock and cannot be restarted by writes
-///   (only a backup in several steps restarts when another process writes between them); in WAL mode writers go on
-///   beside it. `VACUUM INTO`, also one read transaction, rebuilds every b-tree and took longer and held writers
-///   back more under 1,000 creates/s (docs/benchmarks.md). The copy must pass `PRAGMA integrity_check`; its rows
-///   are counted for the manifest.
+/// - SQLite: the online backup API on a connection of the backup's own, 8 MiB per step, all steps inside one read
+///   transaction (`copyInSteps`): it copies one snapshot, never takes the write lock, and writes between steps
+///   cannot restart it; in WAL mode writers go on beside it. `VACUUM INTO`, also one read transaction, rebuilds
+///   every b-tree and took longer and held writers back more under 1,000 creates/s (docs/benchmarks.md). The copy
+///   must pass `PRAGMA integrity_check`; its rows are counted for the manifest.
 /// - PostgreSQL: `pg_dump --format=custom` of the configured schema, in a snapshot exported by a REPEATABLE READ
 ///   transaction that also counts the rows, so the counts are the dump's. `pg_restore --list` must read it back.
 /// - Images: every file under `DATA_DIR/market-images` but `tmp/` (uploads still staged), copied after the
@@ -23,7 +22,7 @@ import SproutWire
 ///
 /// The archive is written as `NAME.partial`, fsynced, then renamed: a file with the final name is whole.
 public struct SproutBackup: Sendable {
-    /// How SQLite is copied: the online backup API in one step (the default), or `VACUUM INTO`, kept for
+    /// How SQLite is copied: the online backup API in steps (the default), or `VACUUM INTO`, kept for
     /// `scripts/bench --backup`'s comparison (`sprout backup --sqlite-method vacuum-into`).
     public enum SQLiteMethod: String, Sendable, CaseIterable {
         case vacuumInto = "vacuum-into"
