@@ -37,15 +37,22 @@ struct SQLiteExecutor: SQLExecutor {
     /// The WAL's size once a checkpoint has passed (`journal_size_limit`).
     static let walSizeLimit = 64 << 20
 
-    /// Opens (creating if needed) the database file. GRDB links the system's libsqlite3; nothing else in the
-    /// process may open this file through another SQLite library (their POSIX locks would not see each other).
-    static func open(path: String, readers: Int) throws -> DatabasePool {
+    /// Opens (creating if needed) the database file, and the checkpointer that takes WAL checkpoints off the
+    /// writer's commits (`SQLiteCheckpointer`). GRDB links the system's libsqlite3; nothing else in the process
+    /// may open this file through another SQLite library (their POSIX locks would not see each other).
+    static func open(path: String, readers: Int) throws -> (DatabasePool, SQLiteCheckpointer) {
         try PrivateDirectory.ensure(URL(fileURLWithPath: path).deletingLastPathComponent())
         var configuration = Configuration()
         configuration.maximumReaderCount = readers
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in try db.execute(sql: connectionPragmas) }
-        return try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        let checkpointer = try SQLiteCheckpointer(path: path)
+        // GRDB's pool has one writer connection for its lifetime.
+        pool.writeWithoutTransaction { db in
+            if let writer = db.sqliteConnection { checkpointer.attach(toWriter: writer) }
+        }
+        return (pool, checkpointer)
     }
 
     /// A plain read is a few microseconds of CPU on pages already in memory, so it runs right on the calling

@@ -17,8 +17,9 @@ public final class SproutDatabase: Service, Sendable {
     private let connections: Connections
 
     private enum Connections: Sendable {
-        /// GRDB's pool for writes, slow reads and migrations; each thread's own connection for plain reads.
-        case sqlite(DatabasePool, SQLiteThreadReaders)
+        /// GRDB's pool for writes, slow reads and migrations; each thread's own connection for plain reads; the
+        /// writer's checkpoints.
+        case sqlite(DatabasePool, SQLiteThreadReaders, SQLiteCheckpointer)
         /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`).
         case postgres(PostgresClient, prepared: PostgresLoopPools)
 
@@ -51,9 +52,9 @@ public final class SproutDatabase: Service, Sendable {
         let executor: any SQLExecutor
         switch settings {
         case .sqlite(let path):
-            let pool = try SQLiteExecutor.open(path: path, readers: Self.sqliteReaders)
+            let (pool, checkpointer) = try SQLiteExecutor.open(path: path, readers: Self.sqliteReaders)
             let threadReaders = SQLiteThreadReaders(path: pool.path)
-            connections = .sqlite(pool, threadReaders)
+            connections = .sqlite(pool, threadReaders, checkpointer)
             executor = SQLiteExecutor(
                 pool: pool, threadReaders: threadReaders, slowReads: ConcurrencyLimit(Self.sqliteReaders, onWait: slowReadWaits), metrics: measured
             )
@@ -91,7 +92,7 @@ public final class SproutDatabase: Service, Sendable {
         // Not ISO8601DateFormatter: it loads ICU's calendar data, 3 MB of resident memory for this one string.
         let now = UTCTimestamp.string(from: Date(), fractionDigits: 0)
         switch connections {
-        case .sqlite(let pool, _):
+        case .sqlite(let pool, _, _):
             try await pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     try db.execute(sql: SQLMigrationTable.create)
@@ -200,10 +201,11 @@ public final class SproutDatabase: Service, Sendable {
 
     /// Closes SQLite's connections. (A PostgreSQL client closes its connections when its `run` ends.)
     public func shutdown() async {
-        if case .sqlite(let pool, let threadReaders) = connections {
+        if case .sqlite(let pool, let threadReaders, let checkpointer) = connections {
             threadReaders.close()
             do {
                 try pool.close()
+                checkpointer.close()
             } catch {
                 logger.warning("closing SQLite failed", metadata: ["error": "\(String(reflecting: error))"])
             }

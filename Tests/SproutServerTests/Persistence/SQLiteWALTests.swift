@@ -19,11 +19,17 @@ import Testing
             let wal = path + "-wal"
             let peak = try #require(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber).intValue
             #expect(peak > SQLiteExecutor.walSizeLimit)
-            // The commit's automatic checkpoint copies it all into the database; the next writes start the log
-            // again from its beginning, and that is when the file is cut to the limit.
-            for index in 0..<3 {
-                try await executor.writeAll([SQLStatement("INSERT INTO wal_probe (data) VALUES (zeroblob(\(raw: String(index + 1))))")])
-            }
+            // The checkpointer copies it all into the database beside the writer; a write after that starts the
+            // log again from its beginning, and that is when the file is cut to the limit.
+            let deadline = Date().addingTimeInterval(30)
+            var index = 0
+            repeat {
+                index += 1
+                try await executor.writeAll([SQLStatement("INSERT INTO wal_probe (data) VALUES (zeroblob(\(raw: String(index))))")])
+                let size = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber
+                if let size, size.intValue <= SQLiteExecutor.walSizeLimit { break }
+                try await Task.sleep(for: .milliseconds(10))
+            } while Date() < deadline
             let after = try #require(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber).intValue
             #expect(after <= SQLiteExecutor.walSizeLimit, "the WAL stayed at \(after) bytes after peaking at \(peak)")
         }
