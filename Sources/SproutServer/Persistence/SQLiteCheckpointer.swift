@@ -64,22 +64,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     /// Opens the checkpointing connection on `path` (which must exist and be in WAL mode) and starts its thread.
     init(path: String) throws {
-        var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
-        guard code == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
-            sqlite3_close_v2(handle)
-            throw SQLiteReadError(code: code, message: message)
-        }
         // One read opens the WAL on this connection (a checkpoint on a connection that has read nothing yet may
         // find no WAL to copy from).
-        let opened = sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
-        guard opened == SQLITE_OK else {
-            let error = SQLiteReadError(code: opened, message: String(cString: sqlite3_errmsg(handle)))
-            sqlite3_close_v2(handle)
-            throw error
-        }
-        self.handle = handle
+        handle = try SQLiteReadConnection.openConnection(path: path, setup: "SELECT count(*) FROM sqlite_master")
         let thread = Thread { [self] in runPasses() }
         thread.name = "sqlite-checkpointer"
         thread.start()

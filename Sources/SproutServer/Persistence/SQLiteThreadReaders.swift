@@ -99,6 +99,13 @@ final class SQLiteReadConnection: @unchecked Sendable {
     private static let maximumCachedStatements = 256
 
     init(path: String) throws {
+        // The settings of GRDB's connections; `query_only` makes any write an error.
+        handle = try Self.openConnection(path: path, setup: SQLiteExecutor.connectionPragmas + "; PRAGMA query_only = 1")
+    }
+
+    /// Opens a connection of its own on `path` (read-write, no mutex: one thread at a time uses it) and runs
+    /// `setup`; closes it again if either fails.
+    static func openConnection(path: String, setup: String) throws -> OpaquePointer {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -106,14 +113,13 @@ final class SQLiteReadConnection: @unchecked Sendable {
             sqlite3_close_v2(handle)
             throw SQLiteReadError(code: code, message: message)
         }
-        // The settings of GRDB's connections; `query_only` makes any write an error.
-        let setup = sqlite3_exec(handle, SQLiteExecutor.connectionPragmas + "; PRAGMA query_only = 1", nil, nil, nil)
-        guard setup == SQLITE_OK else {
-            let error = SQLiteReadError(code: setup, message: String(cString: sqlite3_errmsg(handle)))
+        let ran = sqlite3_exec(handle, setup, nil, nil, nil)
+        guard ran == SQLITE_OK else {
+            let error = SQLiteReadError(code: ran, message: String(cString: sqlite3_errmsg(handle)))
             sqlite3_close_v2(handle)
             throw error
         }
-        self.handle = handle
+        return handle
     }
 
     deinit { closeNow() }

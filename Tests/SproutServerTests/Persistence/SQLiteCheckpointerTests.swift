@@ -9,51 +9,59 @@ import Testing
     /// would copy that whole backlog inside the writer's next commit, with every write queued behind it; the
     /// checkpointer copies it on its own thread and leaves the writer a short tail at most.
     @Test func theBacklogLeftByASnapshotIsNotCopiedInsideACommit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-checkpointer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("sprout.sqlite").path
-        let (pool, checkpointer) = try SQLiteExecutor.open(path: path, readers: 2)
-        defer {
-            try? pool.close()
-            checkpointer.close()
-        }
-        try pool.write { db in try db.execute(sql: "CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB NOT NULL)") }
-        let insert = "INSERT INTO rows (data) SELECT randomblob(4000) FROM (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3)"
+        try withDatabase { path, pool, checkpointer in
+            let insert = "INSERT INTO rows (data) SELECT randomblob(4000) FROM (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3)"
 
-        // A reader holds its snapshot (as a backup's copy does) while 4,000 pages are committed, a few at a time.
-        let snapshot = try DatabaseQueue(path: path)
-        var largestLog: Int32 = 0
-        try snapshot.inDatabase { db in
-            try db.beginTransaction(.deferred)
-            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM rows")
-            for _ in 0..<1300 {
-                try pool.write { db in try db.execute(sql: insert) }
+            // A reader holds its snapshot (as a backup's copy does) while 4,000 pages are committed, a few at a time.
+            let snapshot = try DatabaseQueue(path: path)
+            var largestLog: Int32 = 0
+            try snapshot.inDatabase { db in
+                try db.beginTransaction(.deferred)
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM rows")
+                for _ in 0..<1300 {
+                    try pool.write { db in try db.execute(sql: insert) }
+                }
+                largestLog = checkpointer.logPages
+                try db.commit()
             }
-            largestLog = checkpointer.logPages
-            try db.commit()
-        }
-        try snapshot.close()
-        #expect(largestLog > 3 * SQLiteCheckpointer.wakeAt, "the snapshot held \(largestLog) pages in the log")
+            try snapshot.close()
+            #expect(largestLog > 3 * SQLiteCheckpointer.wakeAt, "the snapshot held \(largestLog) pages in the log")
 
-        // Writes go on; the log must be copied and started over from its beginning.
-        let deadline = Date().addingTimeInterval(30)
-        var restarted = false
-        while Date() < deadline {
-            try pool.write { db in try db.execute(sql: "INSERT INTO rows (data) VALUES (randomblob(100))") }
-            if checkpointer.logPages < SQLiteCheckpointer.wakeAt { restarted = true; break }
-            Thread.sleep(forTimeInterval: 0.005)
+            // Writes go on; the log must be copied and started over from its beginning.
+            let deadline = Date().addingTimeInterval(30)
+            var restarted = false
+            while Date() < deadline {
+                try pool.write { db in try db.execute(sql: "INSERT INTO rows (data) VALUES (randomblob(100))") }
+                if checkpointer.logPages < SQLiteCheckpointer.wakeAt { restarted = true; break }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            let statistics = checkpointer.statistics
+            #expect(restarted, "the log never started over: \(checkpointer.logPages) pages, \(statistics)")
+            #expect(statistics.backgroundPasses >= 1)
+            #expect(statistics.largestInlineCopy * 4 < largestLog, "the writer copied much of the \(largestLog)-page backlog: \(statistics)")
+            let rows = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM rows") }
+            #expect(rows.map { $0 > 3900 } == true)
         }
-        let statistics = checkpointer.statistics
-        #expect(restarted, "the log never started over: \(checkpointer.logPages) pages, \(statistics)")
-        #expect(statistics.backgroundPasses >= 1)
-        #expect(statistics.largestInlineCopy * 4 < largestLog, "the writer copied much of the \(largestLog)-page backlog: \(statistics)")
-        let rows = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM rows") }
-        #expect(rows.map { $0 > 3900 } == true)
     }
 
     /// Under a steady stream of small commits the log keeps being started over, as with SQLite's own checkpoints.
     @Test func theLogStaysSmallUnderSteadyWrites() throws {
+        try withDatabase { path, pool, checkpointer in
+            var largestLog: Int32 = 0
+            for _ in 0..<6000 {
+                try pool.write { db in try db.execute(sql: "INSERT INTO rows (data) VALUES (randomblob(3000))") }
+                largestLog = max(largestLog, checkpointer.logPages)
+            }
+            let wal = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber).intValue
+            // 6,000 commits of about two pages: without restarts the log would hold over 12,000 pages (48 MB).
+            #expect(largestLog < 4 * SQLiteCheckpointer.wakeAt, "the log grew to \(largestLog) pages")
+            #expect(wal < 4 * Int(SQLiteCheckpointer.wakeAt) * 4200, "the WAL file is \(wal) bytes")
+            #expect(checkpointer.statistics.inlineCheckpoints >= 1)
+        }
+    }
+
+    /// A fresh database opened as the server opens it, with a table `rows`.
+    private func withDatabase(_ body: (String, DatabasePool, SQLiteCheckpointer) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-checkpointer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -64,15 +72,6 @@ import Testing
             checkpointer.close()
         }
         try pool.write { db in try db.execute(sql: "CREATE TABLE rows (id INTEGER PRIMARY KEY, data BLOB NOT NULL)") }
-        var largestLog: Int32 = 0
-        for _ in 0..<6000 {
-            try pool.write { db in try db.execute(sql: "INSERT INTO rows (data) VALUES (randomblob(3000))") }
-            largestLog = max(largestLog, checkpointer.logPages)
-        }
-        let wal = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber).intValue
-        // 6,000 commits of about two pages: without restarts the log would hold over 12,000 pages (48 MB).
-        #expect(largestLog < 4 * SQLiteCheckpointer.wakeAt, "the log grew to \(largestLog) pages")
-        #expect(wal < 4 * Int(SQLiteCheckpointer.wakeAt) * 4200, "the WAL file is \(wal) bytes")
-        #expect(checkpointer.statistics.inlineCheckpoints >= 1)
+        try body(path, pool, checkpointer)
     }
 }
