@@ -1,6 +1,5 @@
 import Foundation
 import GRDBSQLite
-import NIOConcurrencyHelpers
 
 /// Runs SQLite's WAL checkpoints on a connection and a thread of their own, so that the writer's commits do not
 /// wait for a checkpoint's copy into the database file and its `fsync`.
@@ -14,9 +13,9 @@ import NIOConcurrencyHelpers
 /// holds `wakeAt` pages, and the thread checkpoints PASSIVE (it never blocks the writer or readers). A log is
 /// only started over from its beginning once every page has been copied and no commit came in between, which
 /// under a steady load a checkpoint on another thread rarely sees; so once the background pass has copied all
-/// but a short tail (`inlineAllowance`), the writer finishes the rest itself after a commit (a few pages and one `fsync`),
-/// as SQLite would have, and its next transaction restarts the log. If a checkpoint runs when the writer would
-/// finish, the writer skips it (`SQLITE_BUSY`) rather than wait.
+/// but a short tail (`inlineAllowance`), the writer finishes the rest itself after a commit (a few pages and one
+/// `fsync`), as SQLite would have, and its next transaction restarts the log. If a checkpoint runs when the writer
+/// would finish, the writer skips it (`SQLITE_BUSY`) rather than wait.
 final class SQLiteCheckpointer: @unchecked Sendable {
     /// The log's size, in pages, that starts a background pass (SQLite's automatic checkpoint's default).
     static let wakeAt: Int32 = 1000
@@ -36,7 +35,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// After a pass that copied nothing (a reader's snapshot holds the log), wait this long before the next.
     static let pauseWhenStuck: TimeInterval = 0.1
 
-    /// What the writer's checkpoints did, for tests and metrics.
+    /// What the checkpoints did, for tests.
     struct Statistics: Sendable, Equatable {
         var backgroundPasses = 0
         var inlineCheckpoints = 0
@@ -54,13 +53,13 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         var logPages: Int32 = 0
         var passesOverThisLog = 0
         var statistics = Statistics()
+        /// The writer's hold on `self`, from `attach` to `close`.
+        var writerHold: Unmanaged<SQLiteCheckpointer>?
     }
 
     private let condition = NSCondition()
     private var state = State()  // guarded by `condition`
     private let handle: OpaquePointer
-    private let finished = NIOLockedValueBox(false)
-    private let attachedContext = NIOLockedValueBox<Unmanaged<SQLiteCheckpointer>?>(nil)
 
     /// Opens the checkpointing connection on `path` (which must exist and be in WAL mode) and starts its thread.
     init(path: String) throws {
@@ -72,14 +71,13 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Installs the hook on the writer's connection `writer`, which holds `self` until `close()`.
+    /// Installs the hook on the writer's connection `writer` (once), which holds `self` until `close()`.
     func attach(toWriter writer: OpaquePointer) {
         let context = Unmanaged.passRetained(self)
-        let previous = attachedContext.withLockedValue { old in
-            defer { old = context }
-            return old
-        }
-        previous?.release()
+        condition.lock()
+        precondition(state.writerHold == nil, "one writer per checkpointer")
+        state.writerHold = context
+        condition.unlock()
         sqlite3_wal_hook(writer, { context, connection, _, pages in
             guard let context, let connection else { return SQLITE_OK }
             Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages, on: connection)
@@ -104,22 +102,16 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// until then.)
     func close() {
         condition.lock()
+        guard !state.closed else { return condition.unlock() }
         state.closed = true
         condition.broadcast()
         while state.running { condition.wait() }
+        let hold = state.writerHold
+        state.writerHold = nil
         condition.unlock()
-        finished.withLockedValue { done in
-            guard !done else { return }
-            done = true
-            sqlite3_close_v2(handle)
-        }
-        attachedContext.withLockedValue { context in
-            context?.release()
-            context = nil
-        }
+        sqlite3_close_v2(handle)
+        hold?.release()
     }
-
-    private enum Step { case nothing, inline }
 
     /// Called by SQLite on the writer's thread after each commit, with the log's size in pages.
     private func committed(logPages pages: Int32, on writer: OpaquePointer) {
@@ -129,10 +121,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             state.passesOverThisLog = 0
         }
         state.logPages = pages
-        var step = Step.nothing
+        var copiesTail = false
         if pages >= Self.wakeAt && !state.running && !state.wanted && !state.closed {
             if pages - min(state.backfilled, pages) <= Self.inlineAllowance(logPages: pages, passes: state.passesOverThisLog) {
-                step = .inline
+                copiesTail = true
             } else {
                 state.wanted = true
                 condition.signal()
@@ -140,7 +132,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         }
         let before = state.backfilled
         condition.unlock()
-        guard step == .inline else { return }
+        guard copiesTail else { return }
         var log: Int32 = -1
         var copied: Int32 = -1
         guard sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) == SQLITE_OK, copied >= 0 else { return }
