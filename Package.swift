@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         // The Diary's weather: the server asks OpenWeather (DESIGN.md names async-http-client for outgoing HTTP).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Mail: STARTTLS and SMTPS for the small SMTP client in Sources/SproutServer/Mail (already in the graph
+        // through async-http-client).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         // Operations: /metrics in Prometheus's text format, recorded through swift-metrics (which Hummingbird
         // already depends on). docs/operations.md lists the series.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -77,6 +80,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

@@ -16,6 +16,9 @@ struct Account: Sendable, Equatable {
     var tokenGeneration: Int = 0
     /// The one token of an older generation still accepted: the one whose holder changed the password.
     var keptTokenID: String? = nil
+    /// Strapi's `confirmed`: whether the email address was confirmed by mail. Accounts made while confirmation is
+    /// not required are confirmed from the start, as Strapi marks them.
+    var confirmed: Bool = true
 
     var isBlocked: Bool { blocked == true }
 

@@ -60,7 +60,7 @@ enum AccountInput {
         return PasswordChange(current: current, new: new)
     }
 
-    private static func checkPassword(_ password: String) throws(StrapiError) {
+    static func checkPassword(_ password: String) throws(StrapiError) {
         guard password.utf8.count >= passwordBytes.lowerBound else {
             throw .passwordFormat("Your password must be at least \(passwordBytes.lowerBound) characters long.")
         }

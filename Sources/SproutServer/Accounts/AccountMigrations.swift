@@ -3,6 +3,8 @@
 /// `web_sessions` the browser sessions, so any process can check a cookie and logout ends it everywhere.
 enum AccountMigrations {
     static var all: [SQLMigration] { [createAccounts, loginAttempts, tokenGeneration, rateLimitEvents] }
+    /// Steps written after every service existed: they run after all the services' first ones.
+    static var later: [SQLMigration] { [recovery] }
 
     static let createAccounts = SQLMigration(
         "accounts.create",
@@ -83,6 +85,37 @@ enum AccountMigrations {
             "CREATE TABLE rate_limit_events (key TEXT NOT NULL, at TIMESTAMPTZ NOT NULL)",
             "CREATE INDEX rate_limit_events_key_idx ON rate_limit_events (key, at)",
             "CREATE INDEX rate_limit_events_at_idx ON rate_limit_events (at)",
+        ]
+    )
+
+    /// Password resets and email confirmations by mail (`AccountCodes`: only a code's SHA-256 is kept); whether the
+    /// account's email is confirmed (accounts made before are, as Strapi marks every account made while
+    /// confirmation is off); what the sessions page shows of each web session.
+    static let recovery = SQLMigration(
+        "accounts.recovery",
+        sqlite: [
+            """
+            CREATE TABLE account_codes (
+              code_hash TEXT PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+              purpose TEXT NOT NULL, email TEXT, created_at REAL NOT NULL, expires_at REAL NOT NULL)
+            """,
+            "CREATE INDEX account_codes_account_idx ON account_codes (account_id, purpose)",
+            "ALTER TABLE accounts ADD COLUMN confirmed BOOLEAN NOT NULL DEFAULT TRUE",
+            "ALTER TABLE web_sessions ADD COLUMN device TEXT",
+            "ALTER TABLE web_sessions ADD COLUMN address TEXT",
+            "ALTER TABLE web_sessions ADD COLUMN last_seen_at REAL",
+        ],
+        postgres: [
+            """
+            CREATE TABLE account_codes (
+              code_hash TEXT PRIMARY KEY, account_id BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+              purpose TEXT NOT NULL, email TEXT, created_at TIMESTAMPTZ NOT NULL, expires_at TIMESTAMPTZ NOT NULL)
+            """,
+            "CREATE INDEX account_codes_account_idx ON account_codes (account_id, purpose)",
+            "ALTER TABLE accounts ADD COLUMN confirmed BOOLEAN NOT NULL DEFAULT TRUE",
+            "ALTER TABLE web_sessions ADD COLUMN device TEXT",
+            "ALTER TABLE web_sessions ADD COLUMN address TEXT",
+            "ALTER TABLE web_sessions ADD COLUMN last_seen_at TIMESTAMPTZ",
         ]
     )
 }

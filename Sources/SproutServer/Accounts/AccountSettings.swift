@@ -5,6 +5,8 @@
 /// | `JWT_SECRET` (32 bytes or more) | unset: a key generated once and kept (sealed) in the database |
 /// | `SIGNUPS_PER_ADDRESS_PER_HOUR` | `20` (0 turns the limit off; at most 100000) |
 /// | `EMAIL_VISIBILITY` | `owner` (or `everyone`) |
+/// | `EMAIL_CONFIRMATION_REQUIRED` | `false`: new accounts are confirmed at once (Strapi's default, and what the seed apps expect) |
+/// | `EMAIL_CONFIRMATION_REDIRECT` | `/account?confirmed=1`: where a confirmation link lands (a path here, or an http(s) URL) |
 ///
 /// `passwordHashCost` is set from code only (tests lower it).
 public struct AccountSettings: Sendable {
@@ -19,7 +21,16 @@ public struct AccountSettings: Sendable {
     /// every answer about its posts that others read; `everyone` shows it to all, as the original servers did.
     public var emailVisibility = EmailVisibility.owner
 
-    static let variables = ["JWT_SECRET", "SIGNUPS_PER_ADDRESS_PER_HOUR", "EMAIL_VISIBILITY"]
+    /// New accounts must confirm their email address by mail before they can log in (Strapi's
+    /// `email_confirmation`); their sign-up answers `{user}` without a token, as Strapi's does.
+    public var emailConfirmationRequired = false
+    /// Where `GET /auth/email-confirmation` sends the browser after confirming (Strapi's
+    /// `email_confirmation_redirection`).
+    public var emailConfirmationRedirect = "/account?confirmed=1"
+
+    static let variables = [
+        "JWT_SECRET", "SIGNUPS_PER_ADDRESS_PER_HOUR", "EMAIL_VISIBILITY", "EMAIL_CONFIRMATION_REQUIRED", "EMAIL_CONFIRMATION_REDIRECT",
+    ]
 
     public init() {}
 
@@ -30,6 +41,13 @@ public struct AccountSettings: Sendable {
         )
         settings.signUpsPerAddressPerHour = try reader.int("SIGNUPS_PER_ADDRESS_PER_HOUR", in: 0...100_000, default: settings.signUpsPerAddressPerHour, zeroMeans: "no limit")
         settings.emailVisibility = try reader.choice("EMAIL_VISIBILITY", of: EmailVisibility.self) ?? settings.emailVisibility
+        settings.emailConfirmationRequired = try reader.bool("EMAIL_CONFIRMATION_REQUIRED", default: false)
+        if let redirect = reader.string("EMAIL_CONFIRMATION_REDIRECT") {
+            guard redirect.hasPrefix("/") && !redirect.hasPrefix("//") || (try? reader.httpURL("EMAIL_CONFIRMATION_REDIRECT")) != nil else {
+                throw ConfigurationError("EMAIL_CONFIRMATION_REDIRECT must be a path on this site (/account) or an http(s) URL, got '\(redirect)'")
+            }
+            settings.emailConfirmationRedirect = redirect
+        }
         return settings
     }
 }

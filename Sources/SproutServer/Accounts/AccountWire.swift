@@ -7,6 +7,7 @@ extension StrapiUserJSON {
             id: account.id,
             username: account.username,
             email: account.email,
+            confirmed: account.confirmed,
             blocked: account.blocked,
             createdAt: StrapiTimestamp.string(from: account.createdAt),
             updatedAt: StrapiTimestamp.string(from: account.updatedAt),

@@ -26,6 +26,10 @@ struct AccountsController<Context: CallerRequestContext> {
     @Sendable func register(_ request: Request, context: Context) async throws -> Response {
         let input = try AccountInput.registration(from: try await request.strapiBodyFields(limit: maxBodySize))
         let account = try await service.register(input, address: context.client.address)
+        if !account.confirmed {
+            // Strapi's answer while confirmation is required: the user, and no token until the mail's link is used.
+            return try Response.json(StrapiPendingUserJSON(user: StrapiUserJSON(account, activity: AccountActivitySummary())))
+        }
         let token = try await service.tokens.issue(for: account)
         return try Response.json(StrapiAuthJSON(jwt: token, user: StrapiUserJSON(account, activity: AccountActivitySummary())))
     }

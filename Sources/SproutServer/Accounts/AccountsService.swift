@@ -21,6 +21,11 @@ struct AccountsService: Sendable {
     let addressLimit: AddressRateLimit
     let hasher: PasswordHasher
     let clock: WallClock
+    /// Mails for resets and confirmations.
+    let recovery: AccountRecovery
+    /// `EMAIL_CONFIRMATION_REQUIRED`: new accounts start unconfirmed, are mailed a confirmation and cannot log in
+    /// before it.
+    var emailConfirmationRequired = false
     /// Wrong passwords, at login or at a password change (off: counted nowhere).
     var loginFailures = Counter(label: "sprout_login_failures_total", factory: NOOPMetricsHandler.instance)
 
@@ -30,10 +35,16 @@ struct AccountsService: Sendable {
         guard try await addressLimit.claim(.signUp, address: address, at: clock.now) else { throw StrapiError.tooManySignUps }
         try await checkAvailable(username: input.username, email: input.email)
         let hash = try await hasher.hash(input.password)
-        guard let account = try await accounts.create(username: input.username, email: input.email, passwordHash: hash, at: clock.now.truncatedToMilliseconds) else {
+        guard let account = try await accounts.create(
+            username: input.username, email: input.email, passwordHash: hash, confirmed: !emailConfirmationRequired,
+            at: clock.now.truncatedToMilliseconds
+        ) else {
             // Someone took the name or the address while the password was being hashed.
             try await checkAvailable(username: input.username, email: input.email)
             throw StrapiError.usernameTaken
+        }
+        if !account.confirmed {
+            try await recovery.sendConfirmation(to: account, address: account.email)
         }
         return account
     }
@@ -54,7 +65,21 @@ struct AccountsService: Sendable {
         }
         try await throttle.succeeded(attempt)
         guard !account.isBlocked else { throw StrapiError.blocked }
+        guard account.confirmed || !emailConfirmationRequired else { throw StrapiError.notConfirmed }
         return account
+    }
+
+    /// Checks the account's password again before something that cannot be undone (deleting the account), counted
+    /// by the login limiter like a login.
+    func confirmPassword(_ password: String, of account: Account, address: String) async throws {
+        guard let attempt = try await throttle.claimAttempt(for: .account(account.id), address: address, at: clock.now) else {
+            throw StrapiError.rateLimited
+        }
+        guard try await hasher.verify(password, against: account.passwordHash) else {
+            loginFailures.increment()
+            throw StrapiError.invalidCredentials
+        }
+        try await throttle.succeeded(attempt)
     }
 
     /// Checks the current password (each check counts towards the limiter under the account, before it is
@@ -62,20 +87,11 @@ struct AccountsService: Sendable {
     /// session of the account ends; the caller's own keeps working, as the SeSAC app expects: it keeps its token
     /// after a change.
     func changePassword(of account: Account, calling credential: Caller.Credential, _ input: AccountInput.PasswordChange, address: String) async throws -> Account {
-        guard let attempt = try await throttle.claimAttempt(for: .account(account.id), address: address, at: clock.now) else {
-            throw StrapiError.rateLimited
-        }
-        guard try await hasher.verify(input.current, against: account.passwordHash) else {
-            loginFailures.increment()
-            throw StrapiError.invalidCredentials
-        }
-        try await throttle.succeeded(attempt)
+        try await confirmPassword(input.current, of: account, address: address)
         let hash = try await hasher.hash(input.new)
-        let kept: KeptCredential = switch credential {
-        case .bearerToken(let id): .token(id)
-        case .sessionCookie(let token): .session(WebSessions.hash(token))
-        }
-        guard let updated = try await accounts.updatePassword(id: account.id, passwordHash: hash, keeping: kept, at: clock.now.truncatedToMilliseconds) else {
+        guard let updated = try await accounts.updatePassword(
+            id: account.id, passwordHash: hash, keeping: KeptCredential(credential), at: clock.now.truncatedToMilliseconds
+        ) else {
             throw StrapiError.invalidToken
         }
         return updated

@@ -5,8 +5,8 @@ struct SQLAccountRepository: Sendable {
     let executor: any SQLExecutor
 
     /// What `Account(row:)` reads.
-    static let columns = "id, username, email, password_hash, blocked, created_at, updated_at, token_generation, kept_token_id"
-    static let qualifiedColumns = "accounts.id, accounts.username, accounts.email, accounts.password_hash, accounts.blocked, accounts.created_at, accounts.updated_at, accounts.token_generation, accounts.kept_token_id"
+    static let columns = "id, username, email, password_hash, blocked, created_at, updated_at, token_generation, kept_token_id, confirmed"
+    static let qualifiedColumns = "accounts.id, accounts.username, accounts.email, accounts.password_hash, accounts.blocked, accounts.created_at, accounts.updated_at, accounts.token_generation, accounts.kept_token_id, accounts.confirmed"
 
     func find(id: Int) async throws -> Account? {
         // Every request with a Bearer token asks this: kept prepared.
@@ -25,10 +25,10 @@ struct SQLAccountRepository: Sendable {
 
     /// Inserts the account, or returns nil when its username or email is already taken — decided by the unique
     /// indexes, so two sign-ups racing for one name cannot both win.
-    func create(username: String, email: String, passwordHash: String, at now: Date) async throws -> Account? {
+    func create(username: String, email: String, passwordHash: String, confirmed: Bool = true, at now: Date) async throws -> Account? {
         let statement: SQLStatement = """
-            INSERT INTO accounts (username, email, password_hash, blocked, created_at, updated_at)
-            VALUES (\(bind: username), \(bind: email.lowercased()), \(bind: passwordHash), NULL, \(bind: now), \(bind: now))
+            INSERT INTO accounts (username, email, password_hash, blocked, created_at, updated_at, confirmed)
+            VALUES (\(bind: username), \(bind: email.lowercased()), \(bind: passwordHash), NULL, \(bind: now), \(bind: now), \(bind: confirmed))
             ON CONFLICT DO NOTHING RETURNING \(raw: Self.columns)
             """
         return try await executor.writeFirst(statement, as: Account.self)
@@ -38,14 +38,28 @@ struct SQLAccountRepository: Sendable {
     /// are refused from now on (all but `kept`, when it is a token) and web sessions are deleted (all but `kept`,
     /// when it is a session), in one transaction.
     func updatePassword(id: Int, passwordHash: String, keeping kept: KeptCredential, at now: Date) async throws -> Account? {
-        let keptSession: String? = if case .session(let hash) = kept { hash } else { nil }
-        let keptToken: String? = if case .token(let tokenID) = kept { tokenID } else { nil }
         let rows = try await executor.writeSequence(
             [
-                "DELETE FROM web_sessions WHERE account_id = \(bind: id) AND token_hash <> \(bind: keptSession ?? "")",
+                "DELETE FROM web_sessions WHERE account_id = \(bind: id) AND token_hash <> \(bind: kept.sessionHash ?? "")",
                 """
                 UPDATE accounts SET password_hash = \(bind: passwordHash), updated_at = \(bind: now),
-                  token_generation = token_generation + 1, kept_token_id = \(bind: keptToken)
+                  token_generation = token_generation + 1, kept_token_id = \(bind: kept.tokenID)
+                WHERE id = \(bind: id) RETURNING \(raw: Self.columns)
+                """,
+            ],
+            as: Account.self
+        )
+        return rows.first
+    }
+
+    /// "Sign out everywhere": every token of the account before now is refused and every web session ends, except
+    /// `kept`, the caller's own credential.
+    func revokeCredentials(id: Int, keeping kept: KeptCredential) async throws -> Account? {
+        let rows = try await executor.writeSequence(
+            [
+                "DELETE FROM web_sessions WHERE account_id = \(bind: id) AND token_hash <> \(bind: kept.sessionHash ?? "")",
+                """
+                UPDATE accounts SET token_generation = token_generation + 1, kept_token_id = \(bind: kept.tokenID)
                 WHERE id = \(bind: id) RETURNING \(raw: Self.columns)
                 """,
             ],
@@ -87,6 +101,17 @@ enum KeptCredential: Sendable {
     case session(String)
     /// None: an administrator's reset ends them all.
     case none
+
+    /// The caller's own credential.
+    init(_ credential: Caller.Credential) {
+        switch credential {
+        case .bearerToken(let id): self = .token(id)
+        case .sessionCookie(let token): self = .session(WebSessions.hash(token))
+        }
+    }
+
+    var sessionHash: String? { if case .session(let hash) = self { hash } else { nil } }
+    var tokenID: String? { if case .token(let id) = self { id } else { nil } }
 }
 
 extension Account: SQLRowDecodable {
@@ -100,7 +125,8 @@ extension Account: SQLRowDecodable {
             createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"),
             tokenGeneration: try row.int("token_generation"),
-            keptTokenID: try row.optionalString("kept_token_id")
+            keptTokenID: try row.optionalString("kept_token_id"),
+            confirmed: try row.bool("confirmed")
         )
     }
 }

@@ -26,10 +26,21 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     // One sealer, so the key file is read once: the routes and the start-up check share it.
     let sealer = SecretSealer(configuration)
+    let mailer = Mailer(configuration.mail, logger: logger)
     let router = buildRouter(
-        configuration, database: database, logger: logger, sealer: sealer, clock: clock, readiness: readiness, metrics: metrics
+        configuration, database: database, logger: logger, sealer: sealer, mailer: mailer, clock: clock, readiness: readiness,
+        metrics: metrics
     )
     var services: [any Service] = [database]
+    if let smtp = configuration.mail.smtp {
+        // After the database, so it stops first: a mail being sent is finished and recorded.
+        services.append(MailWorker(
+            outbox: MailOutbox(executor: database.executor),
+            client: SMTPClient(server: smtp, heloName: URLComponents(string: configuration.server.publicURL)?.host ?? "localhost"),
+            sender: configuration.mail.sender(publicURL: configuration.server.publicURL), bell: mailer.wake, logger: logger, clock: clock,
+            pollInterval: configuration.mail.pollInterval
+        ))
+    }
     if metrics.isOn, let port = configuration.server.metricsPort {
         // After the database in the list, so it stops before it: graceful shutdown runs from the last service back.
         services.append(MetricsListener(
@@ -62,12 +73,15 @@ public func buildApplication(
 /// Every service's routes behind the shared middleware (tests read its `routes` too).
 func buildRouter(
     _ configuration: SproutConfiguration, database: SproutDatabase, logger: Logger, sealer: SecretSealer? = nil,
-    clock: WallClock = .system, readiness: Readiness = Readiness(), metrics: SproutMetrics = .off
+    mailer: Mailer? = nil, clock: WallClock = .system, readiness: Readiness = Readiness(), metrics: SproutMetrics = .off
 ) -> Router<SproutRequestContext> {
     // HEAD is answered for every GET route: the same headers, no body.
     let router = Router(context: SproutRequestContext.self, options: .autoGenerateHeadEndpoints)
     let sealer = sealer ?? SecretSealer(configuration)
-    let accounts = AccountsParts(configuration, executor: database.executor, sealer: sealer, clock: clock, metrics: metrics)
+    let accounts = AccountsParts(
+        configuration, executor: database.executor, sealer: sealer, mailer: mailer ?? Mailer(configuration.mail, logger: logger),
+        clock: clock, metrics: metrics
+    )
     // Made first: failed web pages are answered with its HTML error page (APIs keep their JSON).
     let web = WebController<SproutRequestContext>(authenticator: accounts.authenticator)
     router.add(middleware: ClientOriginMiddleware(trustedProxies: configuration.server.trustedProxies))
@@ -83,9 +97,13 @@ func buildRouter(
     let community = SQLCommunityRepository(executor: database.executor)
     router.add(middleware: CrossSiteRequestGuard(publicURL: configuration.server.publicURL))
     router.addRoutes(AccountsController<SproutRequestContext>(
-        service: accounts.service, activity: community,
-        maxBodySize: configuration.server.maxRequestBodySize
+        service: accounts.service, activity: community, maxBodySize: configuration.server.maxRequestBodySize
     ).endpoints)
+    router.addRoutes(AccountRecoveryController<SproutRequestContext>(
+        recovery: accounts.recovery, tokens: accounts.tokens, activity: community,
+        confirmationRedirect: configuration.accounts.emailConfirmationRedirect, maxBodySize: configuration.server.maxRequestBodySize
+    ).endpoints)
+    router.addRoutes(AccountSessionsController<SproutRequestContext>(accounts: accounts.repository, sessions: accounts.sessions).endpoints)
     router.addRoutes(CommunityController<SproutRequestContext>(
         repository: community, emailVisibility: configuration.accounts.emailVisibility,
         maxBodySize: configuration.server.maxRequestBodySize, maximumListRows: configuration.community.listMaxRows,

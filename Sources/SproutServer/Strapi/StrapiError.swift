@@ -56,6 +56,10 @@ extension StrapiError {
     static let passwordsDiffer = StrapiError(id: "Auth.form.error.password.matching", message: "Passwords do not match.")
     static let blocked = StrapiError(id: "Auth.form.error.blocked", message: "Your account has been blocked by an administrator")
     static let rateLimited = StrapiError(status: .tooManyRequests, id: "Auth.form.error.ratelimit", message: "Too many attempts, please try again in a minute.")
+    static let codeInvalid = StrapiError(id: "Auth.form.error.code.provide", message: "Incorrect code provided.")
+    static let paramsMissing = StrapiError(id: "Auth.form.error.params.provide", message: "Incorrect params provided.")
+    static let notConfirmed = StrapiError(id: "Auth.form.error.confirmed", message: "Your account email is not confirmed")
+    static let mailRateLimited = StrapiError(status: .tooManyRequests, id: "Auth.form.error.ratelimit", message: "Too many mails asked for, please try again later.")
     static let tooManySignUps = StrapiError(status: .tooManyRequests, id: "Auth.form.error.ratelimit", message: "Too many sign-ups from this address, please try again later.")
 
     static func usernameFormat(_ message: String) -> StrapiError {

@@ -56,6 +56,16 @@ final class EnvironmentReader {
         throw ConfigurationError("\(key) must be \(Self.oneOf(Choice.allCases.map(\.rawValue))), got '\(value)'")
     }
 
+    /// `true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`), in any letter case.
+    func bool(_ key: String, default fallback: Bool) throws -> Bool {
+        guard let value = string(key) else { return fallback }
+        switch value.lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off": return false
+        default: throw ConfigurationError("\(key) must be true or false, got '\(value)'")
+        }
+    }
+
     /// A secret of at least `minimumBytes`, kept exactly as set (spaces are part of a key); nil when unset.
     /// The message never quotes it. `hint` goes in brackets; `whenUnset` says what leaving it unset does.
     func secret(_ key: String, minimumBytes: Int, hint: String, whenUnset: String) throws -> String? {

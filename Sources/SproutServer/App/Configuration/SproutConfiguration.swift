@@ -24,6 +24,8 @@ public struct SproutConfiguration: Sendable {
     public var diary: DiarySettings
     /// `BACKUP_EVERY`, `BACKUP_DIR`, `BACKUP_KEEP`.
     public var backup: BackupSettings
+    /// `SMTP_URL`, `MAIL_FROM`.
+    public var mail: MailSettings
 
     public init(
         server: ServerSettings = ServerSettings(),
@@ -33,7 +35,8 @@ public struct SproutConfiguration: Sendable {
         market: MarketSettings = MarketSettings(),
         board: BoardSettings = BoardSettings(),
         diary: DiarySettings = DiarySettings(),
-        backup: BackupSettings = BackupSettings()
+        backup: BackupSettings = BackupSettings(),
+        mail: MailSettings = MailSettings()
     ) {
         self.server = server
         self.data = data
@@ -43,6 +46,7 @@ public struct SproutConfiguration: Sendable {
         self.board = board
         self.diary = diary
         self.backup = backup
+        self.mail = mail
     }
 
     /// The stems under which an unknown variable stops the start (`UnknownSettings`), for help texts.
@@ -51,7 +55,7 @@ public struct SproutConfiguration: Sendable {
     /// Every variable Sprout reads; anything else under `UnknownSettings.guardedPrefixes` is refused.
     static let variables = ServerSettings.variables + DataSettings.variables + AccountSettings.variables
         + CommunitySettings.variables + MarketSettings.variables + BoardSettings.variables + DiarySettings.variables
-        + BackupSettings.variables
+        + BackupSettings.variables + MailSettings.variables
 
     /// Reads the environment (each struct's `read` names its variables); explicit arguments (from the command-line
     /// flags `--hostname`, `--port`, `--data-dir`, `--backup-every`) win over `HOST`, `PORT`, `DATA_DIR` and
@@ -81,7 +85,8 @@ public struct SproutConfiguration: Sendable {
             market: .read(from: reader),
             board: .read(from: reader),
             diary: .read(from: reader),
-            backup: .read(from: reader, every: backupEvery)
+            backup: .read(from: reader, every: backupEvery),
+            mail: .read(from: reader)
         )
     }
 }

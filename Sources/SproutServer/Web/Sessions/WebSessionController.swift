@@ -94,7 +94,9 @@ struct WebSessionController<Context: CallerRequestContext> {
         if let old = request.cookieValue(named: WebSessions.cookieName) {
             try await sessions.end(token: old)
         }
-        let token = try await sessions.start(accountID: account.id)
+        let token = try await sessions.start(
+            accountID: account.id, device: request.headers[.userAgent], address: context.client.address
+        )
         var response = try Response.json(SessionBody(user: SessionUser(account)))
         response.headers[.setCookie] = cookie.setting(token, overHTTPS: context.client.isHTTPS)
         return response
