@@ -31,7 +31,33 @@ enum AccountInput {
         guard let email = text(fields["email"])?.trimmingWhitespace, !email.isEmpty else { throw .emailMissing }
         guard let username = text(fields["username"])?.trimmingWhitespace, !username.isEmpty else { throw .usernameMissing }
         try checkPassword(password)
+        try checkEmail(email)
+        try checkUsername(username)
+        return Registration(username: username, email: email.lowercased(), password: password)
+    }
+
+    /// `PUT /users/me`: a new username, a new email address, or both (each trimmed; the email lowercased).
+    static func profileChange(from fields: FormFields) throws(StrapiError) -> ProfileChange {
+        let username = text(fields["username"])?.trimmingWhitespace
+        let email = text(fields["email"])?.trimmingWhitespace
+        if let username { try checkUsername(username) }
+        if let email { try checkEmail(email) }
+        guard username != nil || email != nil else { throw .usernameMissing }
+        return ProfileChange(username: username, email: email?.lowercased())
+    }
+
+    struct ProfileChange {
+        let username: String?
+        let email: String?
+    }
+
+    static func checkEmail(_ email: String) throws(StrapiError) {
+        guard !email.isEmpty else { throw .emailMissing }
         guard email.count <= emailMaximumLength, isEmailAddress(email) else { throw .emailFormat }
+    }
+
+    static func checkUsername(_ username: String) throws(StrapiError) {
+        guard !username.isEmpty else { throw .usernameMissing }
         guard usernameLength.contains(username.count) else {
             throw .usernameFormat("Your username must be \(usernameLength.lowerBound) to \(usernameLength.upperBound) characters long.")
         }
@@ -42,7 +68,6 @@ enum AccountInput {
             // A username that looks like an email would be looked up among emails at login, and never found.
             throw .usernameFormat("Your username cannot be an email address.")
         }
-        return Registration(username: username, email: email.lowercased(), password: password)
     }
 
     static func login(from fields: FormFields) throws(StrapiError) -> Login {

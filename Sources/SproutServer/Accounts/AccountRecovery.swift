@@ -126,9 +126,12 @@ struct AccountRecovery: Sendable {
     private func claimMail(to email: String, client: String) async throws {
         let now = clock.now
         guard try await ledger.claim("mail-client:\(client)", limit: Self.mailsPerClientPerHour, window: 3600, at: now),
-            try await ledger.claim("mail-to:\(email)", limit: Self.mailsPerEmailPerHour, window: 3600, at: now)
+            try await ledger.claim(Self.mailLimitKey(email), limit: Self.mailsPerEmailPerHour, window: 3600, at: now)
         else { throw StrapiError.mailRateLimited }
     }
+
+    /// The rate-limit key under which mails to `email` are counted (an account's deletion removes it).
+    static func mailLimitKey(_ email: String) -> String { "mail-to:" + email }
 
     private static func checkedEmail(
         _ raw: String, missing: StrapiError = .emailMissing, malformed: StrapiError = .emailFormat

@@ -52,6 +52,46 @@ struct SQLAccountRepository: Sendable {
         return rows.first
     }
 
+    /// A new username, or nil when another account has it. The board's writer search follows the new name (its
+    /// posts keep the folded writer name beside them, `BoardText.fold`).
+    func changeUsername(id: Int, to username: String, at now: Date) async throws -> Account? {
+        let free: SQLStatement = "NOT EXISTS (SELECT 1 FROM accounts AS other WHERE other.username = \(bind: username) AND other.id <> \(bind: id))"
+        do {
+            let rows = try await executor.writeSequence(
+                [
+                    "UPDATE board_posts SET writer_folded = \(bind: BoardText.fold(username)) WHERE account_id = \(bind: id) AND NOT is_anonymous AND \(free)",
+                    "UPDATE accounts SET username = \(bind: username), updated_at = \(bind: now) WHERE id = \(bind: id) AND \(free) RETURNING \(raw: Self.columns)",
+                ],
+                as: Account.self
+            )
+            return rows.first
+        } catch {
+            // Two accounts renamed to one name at once: the unique index keeps it the first one's.
+            if try await find(username: username).map({ $0.id != id }) == true { return nil }
+            throw error
+        }
+    }
+
+    /// Deletes the account and everything it holds. Most goes by `ON DELETE CASCADE` (sessions, codes, posts and
+    /// the comments on them, its comments, the vendor with its products and image rows, board posts, diary
+    /// entries and versions); the rest is named here: its todos and their counts (no foreign key: the shared
+    /// list is `owner_id NULL`), its login-limiter window, the mails to it and the mail limits kept under its
+    /// address. False when there was no such account.
+    func delete(_ account: Account) async throws -> Bool {
+        let rows = try await executor.writeSequence(
+            [
+                "DELETE FROM todos WHERE owner_id = \(bind: account.id)",
+                "DELETE FROM todo_counts WHERE owner_key = \(bind: account.id)",
+                "DELETE FROM login_failures WHERE key = \(bind: LoginThrottle.Subject.account(account.id).key)",
+                "DELETE FROM rate_limit_events WHERE key = \(bind: AccountRecovery.mailLimitKey(account.email))",
+                "DELETE FROM mail_outbox WHERE recipient = \(bind: account.email)",
+                "DELETE FROM accounts WHERE id = \(bind: account.id) RETURNING id",
+            ],
+            as: SQLInt.self
+        )
+        return !rows.isEmpty
+    }
+
     /// "Sign out everywhere": every token of the account before now is refused and every web session ends, except
     /// `kept`, the caller's own credential.
     func revokeCredentials(id: Int, keeping kept: KeptCredential) async throws -> Account? {

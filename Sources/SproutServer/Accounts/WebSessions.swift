@@ -65,10 +65,11 @@ struct WebSessions: Sendable {
 
     /// Ends one of the account's sessions by its public id; false when it has none such.
     func end(publicID: String, accountID: Int) async throws -> Bool {
+        // Hex digits only, so the LIKE pattern has no wildcard but its own.
         guard publicID.count == WebSessionSummary.publicIDLength, publicID.allSatisfy(\.isHexDigit) else { return false }
         let ended = try await executor.write(
             """
-            DELETE FROM web_sessions WHERE account_id = \(bind: accountID) AND substr(token_hash, 1, \(bind: WebSessionSummary.publicIDLength)) = \(bind: publicID.lowercased())
+            DELETE FROM web_sessions WHERE account_id = \(bind: accountID) AND token_hash LIKE \(bind: publicID.lowercased() + "%")
             RETURNING token_hash
             """,
             as: SQLTextValue.self

@@ -131,6 +131,10 @@ func buildRouter(
         maxBodySize: configuration.server.maxRequestBodySize, clock: clock
     ).endpoints)
     router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
+    router.addRoutes(AccountProfileController<SproutRequestContext>(
+        service: accounts.service, activity: community, images: market.storage,
+        maxBodySize: configuration.server.maxRequestBodySize, logger: logger
+    ).endpoints)
     router.addRoutes(BoardController<SproutRequestContext>(
         repository: SQLBoardRepository(executor: database.executor),
         emailVisibility: configuration.accounts.emailVisibility,

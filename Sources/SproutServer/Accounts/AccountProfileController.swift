@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import Logging
+import SproutWire
+
+/// The signed-in account's own settings, beyond Strapi's routes (which leave them to an administrator):
+/// - `PUT /users/me` `{username?, email?}`: a new username at once; a new email address only once the
+///   confirmation mailed to it is used (until then the old one stays);
+/// - `DELETE /users/me` `{password}`: deletes the account and everything it holds in the five apps, with its
+///   image files; every token and session of it stops working.
+struct AccountProfileController<Context: CallerRequestContext> {
+    typealias SignedIn = SignedInContext<Context, StrapiError>
+
+    let service: AccountsService
+    let activity: any AccountActivity
+    /// The market's images, whose files go with the account.
+    let images: any MarketImageStorage
+    let maxBodySize: Int
+    let logger: Logger
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.add(middleware: CallerDependentHeadersMiddleware())
+        let signedIn = routes.group(context: SignedIn.self)
+        signedIn.put("users/me", use: update)
+        signedIn.delete("users/me", use: delete)
+        return routes
+    }
+
+    /// The account as it now is, and where a confirmation went if the email is to change.
+    struct ProfileAnswer: Encodable {
+        let user: StrapiUserJSON
+        let emailConfirmationSentTo: String?
+
+        private enum CodingKeys: String, CodingKey { case user, emailConfirmationSentTo }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(user, forKey: .user)
+            try container.encode(emailConfirmationSentTo, forKey: .emailConfirmationSentTo)
+        }
+    }
+
+    @Sendable func update(_ request: Request, context: SignedIn) async throws -> Response {
+        let change = try AccountInput.profileChange(from: try await request.strapiBodyFields(limit: maxBodySize))
+        var account = context.account
+        if let username = change.username, username != account.username {
+            guard let renamed = try await service.accounts.changeUsername(id: account.id, to: username, at: service.clock.now.truncatedToMilliseconds) else {
+                throw StrapiError.usernameTaken
+            }
+            account = renamed
+        }
+        var sentTo: String?
+        if let email = change.email, email != account.email {
+            if try await service.accounts.find(email: email) != nil { throw StrapiError.emailTaken }
+            try await service.recovery.sendConfirmation(to: account, address: email)
+            sentTo = email
+        }
+        let user = StrapiUserJSON(account, activity: try await activity.activity(ofAccount: account.id))
+        return try Response.json(ProfileAnswer(user: user, emailConfirmationSentTo: sentTo))
+    }
+
+    @Sendable func delete(_ request: Request, context: SignedIn) async throws -> Response {
+        let fields = try await request.strapiBodyFields(limit: maxBodySize)
+        guard let password = fields["password"]?.asText, !password.isEmpty else { throw StrapiError.passwordMissing }
+        let account = context.account
+        try await service.confirmPassword(password, of: account, address: context.client.address)
+        let files = try await Self.imageFiles(of: account.id, executor: service.accounts.executor)
+        guard try await service.accounts.delete(account) else { throw StrapiError.invalidToken }
+        do {
+            try await images.delete(files)
+        } catch {
+            // The rows are gone; files left behind are orphans `sprout doctor --fix` removes.
+            logger.error("account deleted, but some of its image files were not", metadata: ["account": "\(account.id)", "error": "\(error)"])
+        }
+        logger.notice("account deleted by its owner", metadata: ["account": "\(account.id)"])
+        return try Response.json(StrapiOKJSON())
+    }
+
+    /// The names of every image file of the account's products (originals and thumbnails).
+    static func imageFiles(of accountID: Int, executor: any SQLExecutor) async throws -> [MarketImageFileName] {
+        try await executor.read(
+            """
+            SELECT market_images.storage_key, market_images.format FROM market_images
+            JOIN market_products ON market_products.id = market_images.product_id
+            JOIN market_vendors ON market_vendors.id = market_products.vendor_id
+            WHERE market_vendors.account_id = \(bind: accountID)
+            """,
+            as: ImageRow.self
+        ).flatMap { MarketImageFileName.pair(key: $0.key, format: $0.format) }
+    }
+
+    private struct ImageRow: SQLRowDecodable {
+        let key: String
+        let format: MarketImageFormat
+
+        init(row: some SQLRow) throws {
+            key = try row.string("storage_key")
+            format = MarketImageFormat(rawValue: try row.string("format")) ?? .jpeg
+        }
+    }
+}
