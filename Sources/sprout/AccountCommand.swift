@@ -7,8 +7,8 @@ import SproutWire
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
-        abstract: "List, inspect, reset or block accounts.",
-        subcommands: [List.self, Show.self, ResetPassword.self, Block.self, Unblock.self]
+        abstract: "List, inspect, reset, block or delete accounts.",
+        subcommands: [List.self, Show.self, ResetPassword.self, Block.self, Unblock.self, Delete.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -86,6 +86,28 @@ struct AccountCommand: AsyncParsableCommand {
         }
     }
 
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account and everything it holds in every app (todos, diary, posts and comments, products and their images, board posts). Cannot be undone."
+        )
+        @Argument(help: "An id, a username or an email.") var account: String
+        @Flag(help: "Really delete: without it nothing is deleted.") var yes = false
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let (reference, confirmed) = (account, yes)
+            try await withAdministration(data) { administration in
+                let account = try await administration.find(reference)
+                guard confirmed else {
+                    print("This deletes \(account.username) (id \(account.id), \(account.email)) and everything it holds. Run again with --yes to do it.")
+                    throw ExitCode(1)
+                }
+                _ = try await administration.delete(reference)
+                print("Deleted \(account.username) (id \(account.id)) and everything it held.")
+            }
+        }
+    }
+
     struct Unblock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let a blocked account in again.")
         @Argument(help: "An id, a username or an email.") var account: String
@@ -108,7 +130,7 @@ private func withAdministration(_ data: DataOptions, _ body: @escaping @Sendable
     do {
         try await withDatabase(configuration) { database in
             try await database.prepare(configuration)
-            try await body(AccountAdministration(database: database, passwordHashCost: configuration.accounts.passwordHashCost))
+            try await body(AccountAdministration(database: database, configuration: configuration))
         }
     } catch let error as AccountAdministrationError {
         throw ValidationError(error.description)

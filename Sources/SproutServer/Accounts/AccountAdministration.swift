@@ -27,10 +27,31 @@ public enum AccountAdministrationError: Error, CustomStringConvertible, Equatabl
 public struct AccountAdministration: Sendable {
     let accounts: SQLAccountRepository
     let hasher: PasswordHasher
+    let deletion: AccountDeletion
 
-    public init(database: SproutDatabase, passwordHashCost: UInt8 = 10) {
+    public init(database: SproutDatabase, configuration: SproutConfiguration) {
         accounts = SQLAccountRepository(executor: database.executor)
-        hasher = PasswordHasher(cost: passwordHashCost)
+        hasher = PasswordHasher(cost: configuration.accounts.passwordHashCost)
+        let images: any MarketImageStorage = switch configuration.market.imageStorage {
+        case .files: FileImageStorage(dataDirectory: configuration.data.directory)
+        case .database: DatabaseImageStorage(executor: database.executor)
+        }
+        deletion = AccountDeletion(accounts: accounts, images: images, logger: makeLogger(level: configuration.server.logLevel))
+    }
+
+    /// With the default settings but bcrypt's cost: for tools that find, reset or block (deletion would look for
+    /// image files in the default data directory).
+    public init(database: SproutDatabase, passwordHashCost: UInt8 = 10) {
+        var configuration = SproutConfiguration()
+        configuration.accounts.passwordHashCost = passwordHashCost
+        self.init(database: database, configuration: configuration)
+    }
+
+    /// Deletes the account and everything it holds in every app, with its image files (as `DELETE /users/me`).
+    public func delete(_ reference: String) async throws -> AccountSummary {
+        let account = try await account(reference)
+        guard try await deletion.delete(account) else { throw AccountAdministrationError.notFound(reference) }
+        return AccountSummary(account)
     }
 
     /// Accounts in id order after `afterID`, at most `limit`.

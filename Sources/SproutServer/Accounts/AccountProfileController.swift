@@ -65,38 +65,10 @@ struct AccountProfileController<Context: CallerRequestContext> {
         guard let password = fields["password"]?.asText, !password.isEmpty else { throw StrapiError.passwordMissing }
         let account = context.account
         try await service.confirmPassword(password, of: account, address: context.client.address)
-        let files = try await Self.imageFiles(of: account.id, executor: service.accounts.executor)
-        guard try await service.accounts.delete(account) else { throw StrapiError.invalidToken }
-        do {
-            try await images.delete(files)
-        } catch {
-            // The rows are gone; files left behind are orphans `sprout doctor --fix` removes.
-            logger.error("account deleted, but some of its image files were not", metadata: ["account": "\(account.id)", "error": "\(error)"])
+        guard try await AccountDeletion(accounts: service.accounts, images: images, logger: logger).delete(account) else {
+            throw StrapiError.invalidToken
         }
         logger.notice("account deleted by its owner", metadata: ["account": "\(account.id)"])
         return try Response.json(StrapiOKJSON())
-    }
-
-    /// The names of every image file of the account's products (originals and thumbnails).
-    static func imageFiles(of accountID: Int, executor: any SQLExecutor) async throws -> [MarketImageFileName] {
-        try await executor.read(
-            """
-            SELECT market_images.storage_key, market_images.format FROM market_images
-            JOIN market_products ON market_products.id = market_images.product_id
-            JOIN market_vendors ON market_vendors.id = market_products.vendor_id
-            WHERE market_vendors.account_id = \(bind: accountID)
-            """,
-            as: ImageRow.self
-        ).flatMap { MarketImageFileName.pair(key: $0.key, format: $0.format) }
-    }
-
-    private struct ImageRow: SQLRowDecodable {
-        let key: String
-        let format: MarketImageFormat
-
-        init(row: some SQLRow) throws {
-            key = try row.string("storage_key")
-            format = MarketImageFormat(rawValue: try row.string("format")) ?? .jpeg
-        }
     }
 }
