@@ -7,7 +7,8 @@ import SproutWire
 /// - `PUT /users/me` `{username?, email?}`: a new username at once; a new email address only once the
 ///   confirmation mailed to it is used (until then the old one stays);
 /// - `DELETE /users/me` `{password}`: deletes the account and everything it holds in the five apps, with its
-///   image files; every token and session of it stops working.
+///   image files; every token and session of it stops working;
+/// - `GET /users/me/export`: everything it holds, as one tar archive (`AccountExport`), streamed.
 struct AccountProfileController<Context: CallerRequestContext> {
     typealias SignedIn = SignedInContext<Context, StrapiError>
 
@@ -17,6 +18,12 @@ struct AccountProfileController<Context: CallerRequestContext> {
     let images: any MarketImageStorage
     let maxBodySize: Int
     let logger: Logger
+    let export: AccountExport
+    let ledger: RateLimitLedger
+    /// One export of an account at a time, four in the whole process, none held longer than ten minutes.
+    let exportSlots = LargeListSlots(.init(perAccount: 1, inAll: 4, longestHold: .seconds(600)))
+    /// Exports one account may start in an hour.
+    static var exportsPerHour: Int { 10 }
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -24,6 +31,7 @@ struct AccountProfileController<Context: CallerRequestContext> {
         let signedIn = routes.group(context: SignedIn.self)
         signedIn.put("users/me", use: update)
         signedIn.delete("users/me", use: delete)
+        signedIn.get("users/me/export", use: exportArchive)
         return routes
     }
 
@@ -70,5 +78,26 @@ struct AccountProfileController<Context: CallerRequestContext> {
         }
         logger.notice("account deleted by its owner", metadata: ["account": "\(account.id)"])
         return try Response.json(StrapiOKJSON())
+    }
+
+    @Sendable func exportArchive(_ request: Request, context: SignedIn) async throws -> Response {
+        let account = context.account
+        guard let slot = exportSlots.claim(accountID: account.id) else {
+            throw StrapiError(status: .tooManyRequests, message: "An export of this account is already being made: wait for it to finish.")
+        }
+        guard try await ledger.claim("export:\(account.id)", limit: Self.exportsPerHour, window: 3600, at: export.clock.now) else {
+            throw StrapiError(status: .tooManyRequests, message: "Too many exports in the last hour: try again later.")
+        }
+        let export = export
+        let body = ResponseBody { writer in
+            // The slot is held until the archive is written (or the client goes away).
+            defer { withExtendedLifetime(slot) {} }
+            try await export.write(account, to: &writer)
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [
+            .contentType: "application/x-tar",
+            .contentDisposition: "attachment; filename=\"\(AccountExport.fileName(for: account, at: export.clock.now))\"",
+        ], body: body)
     }
 }

@@ -133,7 +133,9 @@ func buildRouter(
     router.addRoutes(MarketImagesController<SproutRequestContext>(storage: market.storage).endpoints)
     router.addRoutes(AccountProfileController<SproutRequestContext>(
         service: accounts.service, activity: community, images: market.storage,
-        maxBodySize: configuration.server.maxRequestBodySize, logger: logger
+        maxBodySize: configuration.server.maxRequestBodySize, logger: logger,
+        export: AccountExport(executor: database.executor, images: market.storage, clock: clock),
+        ledger: RateLimitLedger(executor: database.executor)
     ).endpoints)
     router.addRoutes(BoardController<SproutRequestContext>(
         repository: SQLBoardRepository(executor: database.executor),
