@@ -42,6 +42,8 @@ extension SproutError {
         "Auth.form.error.password.matching": .passwordsDoNotMatch,
         "Auth.form.error.blocked": .blocked,
         "Auth.form.error.confirmed": .unconfirmed,
+        "Auth.form.error.code.provide": .invalidCode,
+        "Auth.form.error.params.provide": .otherFormError,
         "Auth.form.error.ratelimit": .rateLimited,
     ]
 
@@ -70,6 +72,7 @@ extension SproutError {
         case .passwordsDoNotMatch: CommunityValidation.passwordMismatchMessage
         case .blocked: "차단된 계정입니다."
         case .unconfirmed: "이메일 인증을 마치지 않은 계정입니다."
+        case .invalidCode: "링크가 올바르지 않거나 만료되었습니다. 비밀번호 재설정을 다시 요청해 주세요."
         case .rateLimited: "로그인 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요."
         case .unauthorized: "로그인이 만료되었습니다. 다시 로그인해 주세요."
         case .forbidden: "이 작업을 할 권한이 없습니다."

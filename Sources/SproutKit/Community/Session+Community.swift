@@ -73,7 +73,7 @@ extension Session {
     /// What a password change without a signed-in account says (nothing is sent).
     static let signInFirstMessage = "먼저 로그인해 주세요."
 
-    private func authenticate(_ call: (CommunityClient) async throws(APIError) -> CommunityAuth) async -> Bool {
+    func authenticate(_ call: (CommunityClient) async throws(APIError) -> CommunityAuth) async -> Bool {
         guard !isWorking else { return false }
         isWorking = true
         defer { isWorking = false }

@@ -25,8 +25,11 @@ public final class Session {
     public enum SignOutReason: Equatable, Sendable {
         /// `logOut()` was called.
         case loggedOut
-        /// The server answered 401 to the session's token.
+        /// The server answered 401 to the session's token: it expired, the account was blocked, or its tokens were
+        /// revoked (a password reset, "sign out everywhere" from another device).
         case tokenRejected
+        /// `deleteAccount(password:)` deleted the account.
+        case accountDeleted
     }
 
     /// Whether anyone is signed in.
@@ -169,7 +172,7 @@ public final class Session {
         errorMessage = SproutError.communitySentence(for: .unauthorized)
     }
 
-    private func signOut(reason: SignOutReason) {
+    func signOut(reason: SignOutReason) {
         current.set(nil)
         state = .signedOut
         signOutReason = reason

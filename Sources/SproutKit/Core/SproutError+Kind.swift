@@ -55,6 +55,8 @@ extension SproutError {
         case blocked
         /// `Auth.form.error.confirmed`.
         case unconfirmed
+        /// `Auth.form.error.code.provide`: a reset code that is unknown, used or expired.
+        case invalidCode
         /// A Strapi form error whose id the kit does not know; `message` is the server's text.
         case otherFormError
     }
