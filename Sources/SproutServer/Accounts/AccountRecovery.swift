@@ -37,7 +37,8 @@ struct AccountRecovery: Sendable {
     }
 
     /// `POST /auth/reset-password`: sets the password the code's mail was for, ends every token and web session of
-    /// the account and voids its other reset codes, in one transaction. The code is checked before the new
+    /// the account and voids its other reset codes, in one transaction. The mail reached the address, so it counts
+    /// as confirmed too. The code is checked before the new
     /// password is hashed, so a wrong code costs no bcrypt.
     func resetPassword(code: String, password: String) async throws -> Account {
         guard let holder = try await codes.holder(of: code, purpose: .passwordReset, at: clock.now) else { throw StrapiError.codeInvalid }
@@ -48,7 +49,7 @@ struct AccountRecovery: Sendable {
             [
                 """
                 UPDATE accounts SET password_hash = \(bind: hash), updated_at = \(bind: now.truncatedToMilliseconds),
-                  token_generation = token_generation + 1, kept_token_id = NULL
+                  token_generation = token_generation + 1, kept_token_id = NULL, confirmed = TRUE
                 WHERE id = \(bind: holder.accountID) AND \(live)
                 """,
                 "DELETE FROM web_sessions WHERE account_id = \(bind: holder.accountID) AND \(live)",
@@ -101,7 +102,12 @@ struct AccountRecovery: Sendable {
                     WHERE id = \(bind: holder.accountID) AND \(live)
                       AND NOT EXISTS (SELECT 1 FROM accounts AS other WHERE other.email = \(bind: email) AND other.id <> \(bind: holder.accountID))
                     """,
-                    "DELETE FROM account_codes WHERE code_hash = \(bind: AccountCodes.hash(code)) RETURNING code_hash",
+                    // Used up only when the address is now the account's: one taken in the meantime leaves it unused.
+                    """
+                    DELETE FROM account_codes WHERE code_hash = \(bind: AccountCodes.hash(code))
+                      AND EXISTS (SELECT 1 FROM accounts WHERE id = \(bind: holder.accountID) AND email = \(bind: email) AND confirmed)
+                    RETURNING code_hash
+                    """,
                 ],
                 as: SQLTextValue.self
             )

@@ -99,6 +99,13 @@ import Testing
             _ = try await client.logIn("mover.new@example.com")
             let taken = try await client.sendForm(.put, "/users/me", "email=occupant@example.com", headers: account.bearer)
             #expect(taken.json?["data"]?[0]?["messages"]?[0]?["id"] == .string("Auth.form.error.email.taken"))
+
+            // An address someone else took while the mail was on its way stays theirs; the link does nothing.
+            #expect(try await client.sendForm(.put, "/users/me", "email=contested@example.com", headers: account.bearer).status == .ok)
+            let late = try AccountRecoveryTests.code(from: try #require(try await sink.waitForMessages(2).last), path: "/auth/email-confirmation")
+            try await client.signUp("contested")
+            #expect(try await client.send(.get, "/auth/email-confirmation?confirmation=\(late)").status == .badRequest)
+            #expect(try await client.send(.get, "/users/me", headers: account.bearer).json?["email"] == .string("mover.new@example.com"))
         }
     }
 
