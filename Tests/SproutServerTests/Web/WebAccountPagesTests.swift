@@ -26,6 +26,7 @@ import Testing
     @Test(arguments: [
         "/", "/todos", "/diary", "/community", "/community/write", "/community/posts/1", "/account/password",
         "/market", "/market/products/1", "/market/new", "/market/products/1/edit", "/market/vendor",
+        "/account/forgot-password", "/account/reset-password?code=abc",
     ])
     func signedInVisitorsSeeTheirNameAndALogOutButtonOnEveryPage(path: String) async throws {
         try await withTestApp { client, _ in
@@ -133,6 +134,43 @@ import Testing
             #expect(again.status == .seeOther)
             #expect(again.headers[.location] == "/todos")
             #expect(try await client.page("/account/password", cookie: cookie).status == .ok)
+        }
+    }
+
+    @Test func theForgottenPasswordPagesAreForAnyone() async throws {
+        try await withTestApp { client, _ in
+            let login = try await client.page("/account/login")
+            #expect(login.body.contains(#"<a href="/account/forgot-password" id="to-forgot">비밀번호를 잊으셨나요?</a>"#))
+
+            let forgot = try await client.page("/account/forgot-password")
+            #expect(forgot.status == .ok)
+            #expect(forgot.body.contains(#"id="forgot-email" name="email" type="email""#))
+            #expect(forgot.body.contains(#"id="forgot-submit" disabled"#))
+            #expect(forgot.body.contains(#"id="forgot-sent" hidden"#))
+            #expect(forgot.body.contains("/static/account.js?v="))
+
+            // The mail's link: the code goes to the form as it is (escaped), and is checked only when it is used.
+            let reset = try await client.page("/account/reset-password?code=Ab-_9%22x")
+            #expect(reset.status == .ok)
+            #expect(reset.body.contains(#"<form class="auth-form" id="reset-form" data-code="Ab-_9&quot;x" novalidate>"#))
+            #expect(reset.body.contains(#"id="reset-submit" disabled"#))
+            #expect(reset.body.contains(#"id="reset-expired" hidden"#))
+            #expect(!reset.body.contains(#"id="reset-incomplete""#))
+
+            for cut in ["/account/reset-password", "/account/reset-password?code=", "/account/reset-password?code=%20"] {
+                let page = try await client.page(cut)
+                #expect(page.status == .ok)
+                #expect(page.body.contains(#"id="reset-incomplete""#), "\(cut)")
+                #expect(page.body.contains("링크가 완전하지 않아요"))
+                #expect(page.body.contains(#"href="/account/forgot-password" id="reset-ask-again""#))
+                #expect(!page.body.contains(#"id="reset-form""#), "\(cut)")
+            }
+
+            // A signed-in visitor may ask too (who forgot the password but still has a session).
+            try await client.signUp("forgetful")
+            let cookie = try WebSessionTests.cookie(from: try await client.logInOnWeb("forgetful"))
+            #expect(try await client.page("/account/forgot-password", cookie: cookie).status == .ok)
+            #expect(try await client.page("/account/reset-password?code=x", cookie: cookie).status == .ok)
         }
     }
 

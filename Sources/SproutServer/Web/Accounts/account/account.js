@@ -1,12 +1,11 @@
-// Sprout web: the sign-up, log-in and change-password forms. Each posts JSON; the submit buttons wait for every
-// field (site.js). Sign-up and the password change check every field the way the server will (Accounts/
-// AccountInput.swift): when a field is left, as it is corrected, and all at once on submit, each with its own
-// message (aria-invalid, described by the message; account-forms.js); the server's refusals go to the field they
-// are about.
+// Sprout web: the sign-up, log-in, change-password, forgotten-password and reset forms. Each posts JSON; the
+// submit buttons wait for every field (site.js). Sign-up, the password change, the reset and the reset mail check
+// every field the way the server will (account-forms.js's checkedForm), and the server's refusals go to the field
+// they are about.
 
 import { api } from "./site-api.js";
 import { errorId } from "./site-errors.js";
-import { fieldError, onSubmit } from "./site-forms.js";
+import { fieldError, onSubmit, setBusy } from "./site-forms.js";
 import { flashNext } from "./site-toast.js";
 import { checkedForm, FieldRefusal, refuse } from "./account-forms.js";
 import { rules, trimmed } from "./account-rules.js";
@@ -88,5 +87,68 @@ if (change) {
     }
     flashNext("비밀번호를 바꿨어요.");
     location.assign(nextPage(change));
+  });
+}
+
+// ---- A forgotten password: the reset mail ----------------------------------------------------------------
+
+// The server answers the same whether or not the address has an account, and so does the page.
+const forgot = $("forgot-form");
+if (forgot) {
+  const email = $("forgot-email");
+  const validate = checkedForm(forgot, new Map([[email, rules.email]]));
+  handle(forgot, async () => {
+    if (!validate()) throw new Error("");
+    const address = trimmed(email);
+    try {
+      await api("POST", "/auth/forgot-password", { email: address });
+    } catch (failure) {
+      refuse(failure, { "Auth.form.error.email.format": email, "Auth.form.error.email.provide": email });
+    }
+    $("forgot-sent-text").textContent =
+      `“${address}” 주소로 가입한 계정이 있다면 비밀번호를 새로 정하는 링크가 곧 도착해요. 링크는 한 시간 동안 쓸 수 있어요.`;
+    $("forgot-ask").hidden = true;
+    $("forgot-sent").hidden = false;
+    $("forgot-sent-title").focus();
+    setBusy(forgot, false);
+  });
+  $("forgot-again").addEventListener("click", () => {
+    $("forgot-sent").hidden = true;
+    $("forgot-ask").hidden = false;
+    email.focus();
+    email.select();
+  });
+}
+
+// ---- A forgotten password: the new one, from the mail's link -------------------------------------------
+
+const reset = $("reset-form");
+if (reset) {
+  const [password, confirm] = ["reset-password", "reset-confirm"].map($);
+  confirm.dataset.confirms = password.id;
+  const validate = checkedForm(reset, new Map([[password, rules.newPassword], [confirm, rules.confirmation(password)]]));
+  handle(reset, async () => {
+    if (!validate()) throw new Error("");
+    try {
+      await api("POST", "/auth/reset-password", {
+        code: reset.dataset.code, password: password.value, passwordConfirmation: confirm.value,
+      });
+    } catch (failure) {
+      // An unknown, used or expired code: the form is of no use any more; the page offers a new mail instead.
+      if (errorId(failure.body) === "Auth.form.error.code.provide") {
+        $("reset-ask").hidden = true;
+        $("reset-expired").hidden = false;
+        $("reset-expired-title").focus();
+        throw new FieldRefusal();
+      }
+      refuse(failure, {
+        "Auth.form.error.password.format": password, "Auth.form.error.password.provide": password,
+        "Auth.form.error.password.matching": confirm,
+      });
+    }
+    // The answer carries a token, which is for the apps: the browser signs in with its cookie, by logging in. The
+    // reset ended every session of the account, this browser's too if it had one.
+    flashNext("비밀번호를 새로 정했어요. 새 비밀번호로 로그인해 주세요.");
+    location.assign("/account/login");
   });
 }
