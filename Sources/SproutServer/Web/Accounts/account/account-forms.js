@@ -1,5 +1,5 @@
-// Sprout web, Accounts: what the account forms share (account.js: sign-up, log-in, the password change and
-// the reset). Every field is checked the way the server will (Accounts/
+// Sprout web, Accounts: what the account forms share (account.js: sign-up, log-in, the password change and reset;
+// account-settings.js: the profile and deletion). Every field is checked the way the server will (Accounts/
 // AccountInput.swift): when it is left, as it is corrected, and all at once on submit, each with its own message
 // (aria-invalid, described by the message); the server's refusals go to the field they are about.
 
