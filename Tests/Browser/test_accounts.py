@@ -128,7 +128,10 @@ def test_logging_in_from_the_prompt_comes_back_to_the_page(browser, server):
 def test_change_password(browser, server):
     server.community.sign_up("changer")
     log_in(browser, server, "changer")
+    # The name in the header leads to the account's page, which links to the password change.
     browser.find_element(By.ID, "signed-in-as").click()
+    wait(browser, lambda d: d.current_url == server.url("/account"))
+    browser.find_element(By.ID, "to-password").click()
     wait(browser, lambda d: d.current_url == server.url("/account/password"))
     assert not submit_enabled(browser, "password-submit")
 
@@ -155,7 +158,7 @@ def test_change_password(browser, server):
     fill(browser, "password-confirm", "password2")
     screenshot(browser, "account-password")
     browser.find_element(By.ID, "password-submit").click()
-    wait(browser, lambda d: d.current_url == server.url("/community"))
+    wait(browser, lambda d: d.current_url == server.url("/account"))
     assert text_of(browser, "flash") == "비밀번호를 바꿨어요."
     assert signed_in_as(browser) == "changer", "still signed in"
     assert server.community.log_in("changer", "password2")[0] == 200

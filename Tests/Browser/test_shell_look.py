@@ -96,7 +96,7 @@ def show_states(driver, server, path):
 
 
 PAGES = ["/", "/todos", "/account/login", "/account/signup", "/nope", "/market", "/community", "/board", "/diary",
-         "/account/password"]
+         "/account/password", "/account", "/account/forgot-password"]
 
 
 @pytest.mark.board_posts(40)
@@ -121,7 +121,7 @@ def test_text_contrast_is_at_least_4_5_to_1_in_light_and_dark(browser, phone, se
     for driver in (browser, phone):
         set_scheme(driver, scheme)
         for path in pages:
-            needs_account = path in ("/community", "/board", "/diary", "/account/password") or path.startswith("/diary/")
+            needs_account = path in ("/community", "/board", "/diary", "/account/password", "/account") or path.startswith("/diary/")
             if needs_account and not driver.find_elements(By.ID, "logout-button"):
                 log_in(driver, server, "대비측정")
             if path in ("/account/login", "/account/signup") and driver.find_elements(By.ID, "logout-button"):

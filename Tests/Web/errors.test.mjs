@@ -45,3 +45,12 @@ test("Korean without Latin letters is kept; English never shows", () => {
   assert.equal(errorMessage("not json", 503), "지금은 서버가 응답하지 않아요. 잠시 뒤에 다시 해 주세요.");
   assert.equal(errorMessage(null, 418), "요청을 처리하지 못했어요. 잠시 뒤에 다시 해 주세요.");
 });
+
+test("the forgotten password's refusals", () => {
+  const form = (id, message) => ({ message: [{ messages: [{ id, message }] }] });
+  assert.equal(errorMessage(form("Auth.form.error.ratelimit", "Too many mails asked for, please try again later."), 429),
+    "메일을 너무 여러 번 요청했어요. 한 시간쯤 뒤에 다시 해 주세요.");
+  assert.match(errorMessage(form("Auth.form.error.code.provide", "Incorrect code provided."), 400), /^이 링크는 더 쓸 수 없어요\./);
+  assert.equal(errorMessage(form("Auth.form.error.params.provide", "Something new"), 400), "필요한 칸을 모두 채워 주세요.");
+  assert.match(errorMessage(form("Auth.form.error.confirmed", "Your account email is not confirmed"), 400), /확인 링크/);
+});

@@ -25,7 +25,8 @@ import Testing
 
     @Test(arguments: [
         "/", "/todos", "/diary", "/community", "/community/write", "/community/posts/1", "/account/password",
-        "/market", "/market/products/1", "/market/new", "/market/products/1/edit", "/market/vendor",
+        "/market", "/market/products/1", "/market/new", "/market/products/1/edit", "/market/vendor", "/account",
+        "/account/forgot-password", "/account/reset-password?code=abc",
     ])
     func signedInVisitorsSeeTheirNameAndALogOutButtonOnEveryPage(path: String) async throws {
         try await withTestApp { client, _ in
@@ -41,6 +42,7 @@ import Testing
             #expect(page.body.contains(#"id="logout-button""#))
             #expect(page.body.contains(#"<dialog id="logout-dialog""#))
             #expect(page.body.contains("&lt;i&gt;o&#39;k</a>"))
+            #expect(page.body.contains(#"id="signed-in-as" href="/account" title="내 계정""#), "the name leads to the account's page")
             #expect(!page.body.contains("<i>o'k"), "the username is escaped everywhere")
             #expect(!page.body.contains(#"id="login-link""#))
             #expect(page.body.contains("/static/site.js?v="))
@@ -119,6 +121,13 @@ import Testing
             #expect(password.status == .seeOther)
             #expect(password.headers[.location] == "/account/login?next=/account/password")
 
+            let settings = try await client.page("/account")
+            #expect(settings.status == .seeOther)
+            #expect(settings.headers[.location] == "/account/login?next=/account")
+            // Where an email confirmation link lands: the visitor comes back there after logging in.
+            let confirmed = try await client.page("/account?confirmed=1")
+            #expect(confirmed.headers[.location] == "/account/login?next=/account%3Fconfirmed%3D1")
+
             let login = try await client.page("/account/login?next=/community/posts/3")
             #expect(login.status == .ok)
             #expect(login.body.contains(#"data-next="/community/posts/3""#))
@@ -133,6 +142,79 @@ import Testing
             #expect(again.status == .seeOther)
             #expect(again.headers[.location] == "/todos")
             #expect(try await client.page("/account/password", cookie: cookie).status == .ok)
+            #expect(try await client.page("/account", cookie: cookie).status == .ok)
+        }
+    }
+
+    @Test func theAccountPageShowsTheAccountAndWhatItCanDo() async throws {
+        try await withTestApp { client, _ in
+            let signUp = try await client.send(
+                .post, "/web/account", headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: "username=<b>me&email=Me.Myself@Example.com&password=password1"
+            )
+            let page = try await client.page("/account", cookie: try WebSessionTests.cookie(from: signUp))
+            #expect(page.status == .ok)
+            #expect(page.headers[.cacheControl] == "private, no-cache")
+            #expect(page.body.contains("<title>내 계정 · Sprout</title>"))
+            #expect(page.body.contains(#"<strong id="account-name">&lt;b&gt;me</strong>"#))
+            #expect(page.body.contains(#"id="profile-username" name="username" type="text" value="&lt;b&gt;me""#))
+            #expect(page.body.contains(#"id="profile-email" name="email" type="email" value="me.myself@example.com""#), "as the server keeps it")
+            #expect(page.body.contains(#"id="profile-submit" disabled"#))
+            #expect(page.body.contains(#"href="/account/password" id="to-password""#))
+            #expect(page.body.contains(#"href="/users/me/export" download id="export-link""#))
+            #expect(page.body.contains(#"id="delete-submit" disabled"#))
+            for id in ["profile-form", "session-list", "session-row", "sessions-end-all", "sessions-dialog", "delete-form",
+                       "delete-password", "account-delete-dialog"] {
+                #expect(page.body.contains(#"id="\#(id)""#), "missing #\(id)")
+            }
+            #expect(!page.body.contains("<b>me"), "the username is escaped everywhere")
+            #expect(page.body.contains("/static/account-settings.js?v="))
+        }
+    }
+
+    @Test func theForgottenPasswordPagesAreForAnyone() async throws {
+        try await withTestApp { client, _ in
+            let login = try await client.page("/account/login")
+            #expect(login.body.contains(#"<a href="/account/forgot-password" id="to-forgot">비밀번호를 잊으셨나요?</a>"#))
+
+            let forgot = try await client.page("/account/forgot-password")
+            #expect(forgot.status == .ok)
+            #expect(forgot.body.contains(#"id="forgot-email" name="email" type="email""#))
+            #expect(forgot.body.contains(#"id="forgot-submit" disabled"#))
+            #expect(forgot.body.contains(#"id="forgot-sent" hidden"#))
+            #expect(forgot.body.contains("/static/account.js?v="))
+
+            // The mail's link: the code goes to the form as it is (escaped), and is checked only when it is used.
+            let reset = try await client.page("/account/reset-password?code=Ab-_9%22x")
+            #expect(reset.status == .ok)
+            #expect(reset.body.contains(#"<form class="auth-form" id="reset-form" data-code="Ab-_9&quot;x" novalidate>"#))
+            #expect(reset.body.contains(#"id="reset-submit" disabled"#))
+            #expect(reset.body.contains(#"id="reset-expired" hidden"#))
+            #expect(!reset.body.contains(#"id="reset-incomplete""#))
+
+            for cut in ["/account/reset-password", "/account/reset-password?code=", "/account/reset-password?code=%20"] {
+                let page = try await client.page(cut)
+                #expect(page.status == .ok)
+                #expect(page.body.contains(#"id="reset-incomplete""#), "\(cut)")
+                #expect(page.body.contains("링크가 완전하지 않아요"))
+                #expect(page.body.contains(#"href="/account/forgot-password" id="reset-ask-again""#))
+                #expect(!page.body.contains(#"id="reset-form""#), "\(cut)")
+            }
+
+            // A signed-in visitor may ask too (who forgot the password but still has a session).
+            try await client.signUp("forgetful")
+            let cookie = try WebSessionTests.cookie(from: try await client.logInOnWeb("forgetful"))
+            #expect(try await client.page("/account/forgot-password", cookie: cookie).status == .ok)
+            #expect(try await client.page("/account/reset-password?code=x", cookie: cookie).status == .ok)
+        }
+    }
+
+    @Test func theAccountPagesAreBrowserRoutesAndTheAccountAPIIsNot() {
+        for path in ["/account", "/account/login", "/account/forgot-password", "/account/reset-password"] {
+            #expect(BrowserRoutes.contains(path), "\(path)")
+        }
+        for path in ["/users/me", "/users/me/sessions", "/users/me/export", "/auth/forgot-password", "/accounts"] {
+            #expect(!BrowserRoutes.contains(path), "\(path)")
         }
     }
 

@@ -1,12 +1,13 @@
-// Sprout web: the sign-up, log-in and change-password forms. Each posts JSON; the submit buttons wait for every
-// field (site.js). Sign-up and the password change check every field the way the server will (Accounts/
-// AccountInput.swift): when a field is left, as it is corrected, and all at once on submit, each with its own
-// message (aria-invalid, described by the message); the server's refusals go to the field they are about.
+// Sprout web: the sign-up, log-in, change-password, forgotten-password and reset forms. Each posts JSON; the
+// submit buttons wait for every field (site.js). Sign-up, the password change, the reset and the reset mail check
+// every field the way the server will (account-forms.js's checkedForm), and the server's refusals go to the field
+// they are about.
 
 import { api } from "./site-api.js";
 import { errorId } from "./site-errors.js";
-import { fieldError, onSubmit } from "./site-forms.js";
+import { fieldError, onSubmit, setBusy } from "./site-forms.js";
 import { flashNext } from "./site-toast.js";
+import { checkedForm, FieldRefusal, refuse } from "./account-forms.js";
 import { rules, trimmed } from "./account-rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,59 +15,6 @@ const error = $("form-error");
 
 // `data-next` was checked by the server to be a path on this site.
 const nextPage = (form) => form.dataset.next || "/community";
-
-// A form whose `checks` ({field: rule}) run when a field is left (once something was typed in it), on every
-// change after that, and all together on submit. Returns `validate()`, true when every field passes; the first
-// failing field gets the focus.
-function checkedForm(form, checks) {
-  const touched = new Set();
-  // A message appearing as a field is left moves the submit button down; when the field is left for that button,
-  // the check waits for the submit (which checks everything), or the press would miss the moved button.
-  const submit = form.querySelector('button[type="submit"]');
-  let pressing = false;
-  submit.addEventListener("pointerdown", () => { pressing = true; });
-  document.addEventListener("pointerup", () => setTimeout(() => { pressing = false; }));
-  const check = (field) => {
-    const message = checks.get(field)(field);
-    fieldError(field, message);
-    return !message;
-  };
-  for (const field of checks.keys()) {
-    field.addEventListener("blur", () => {
-      if (pressing) return;
-      if (!field.value && !touched.has(field)) return; // passing through an empty field is no mistake yet
-      touched.add(field);
-      check(field);
-    });
-    field.addEventListener("input", () => {
-      if (touched.has(field)) check(field);
-      // The confirmation follows the password it confirms.
-      for (const other of checks.keys()) if (other !== field && touched.has(other) && other.dataset.confirms === field.id) check(other);
-    });
-  }
-  return () => {
-    let first = null;
-    for (const field of checks.keys()) {
-      touched.add(field);
-      if (!check(field) && !first) first = field;
-    }
-    if (first) first.focus();
-    return !first;
-  };
-}
-
-// A server refusal that is about one field goes under that field (and takes the focus); others go to the form.
-class FieldRefusal extends Error {
-  constructor() { super(""); }
-}
-
-function refuse(failure, fields) {
-  const field = fields[errorId(failure.body)];
-  if (!field) throw failure;
-  fieldError(field, failure.message);
-  field.focus();
-  throw new FieldRefusal();
-}
 
 // A refusal with an empty message leaves the form's own error line hidden (site.js's onSubmit).
 const handle = (form, send) => onSubmit(form, error, send);
@@ -139,5 +87,68 @@ if (change) {
     }
     flashNext("비밀번호를 바꿨어요.");
     location.assign(nextPage(change));
+  });
+}
+
+// ---- A forgotten password: the reset mail ----------------------------------------------------------------
+
+// The server answers the same whether or not the address has an account, and so does the page.
+const forgot = $("forgot-form");
+if (forgot) {
+  const email = $("forgot-email");
+  const validate = checkedForm(forgot, new Map([[email, rules.email]]));
+  handle(forgot, async () => {
+    if (!validate()) throw new Error("");
+    const address = trimmed(email);
+    try {
+      await api("POST", "/auth/forgot-password", { email: address });
+    } catch (failure) {
+      refuse(failure, { "Auth.form.error.email.format": email, "Auth.form.error.email.provide": email });
+    }
+    $("forgot-sent-text").textContent =
+      `“${address}” 주소로 가입한 계정이 있다면 비밀번호를 새로 정하는 링크가 곧 도착해요. 링크는 한 시간 동안 쓸 수 있어요.`;
+    $("forgot-ask").hidden = true;
+    $("forgot-sent").hidden = false;
+    $("forgot-sent-title").focus();
+    setBusy(forgot, false);
+  });
+  $("forgot-again").addEventListener("click", () => {
+    $("forgot-sent").hidden = true;
+    $("forgot-ask").hidden = false;
+    email.focus();
+    email.select();
+  });
+}
+
+// ---- A forgotten password: the new one, from the mail's link -------------------------------------------
+
+const reset = $("reset-form");
+if (reset) {
+  const [password, confirm] = ["reset-password", "reset-confirm"].map($);
+  confirm.dataset.confirms = password.id;
+  const validate = checkedForm(reset, new Map([[password, rules.newPassword], [confirm, rules.confirmation(password)]]));
+  handle(reset, async () => {
+    if (!validate()) throw new Error("");
+    try {
+      await api("POST", "/auth/reset-password", {
+        code: reset.dataset.code, password: password.value, passwordConfirmation: confirm.value,
+      });
+    } catch (failure) {
+      // An unknown, used or expired code: the form is of no use any more; the page offers a new mail instead.
+      if (errorId(failure.body) === "Auth.form.error.code.provide") {
+        $("reset-ask").hidden = true;
+        $("reset-expired").hidden = false;
+        $("reset-expired-title").focus();
+        throw new FieldRefusal();
+      }
+      refuse(failure, {
+        "Auth.form.error.password.format": password, "Auth.form.error.password.provide": password,
+        "Auth.form.error.password.matching": confirm,
+      });
+    }
+    // The answer carries a token, which is for the apps: the browser signs in with its cookie, by logging in. The
+    // reset ended every session of the account, this browser's too if it had one.
+    flashNext("비밀번호를 새로 정했어요. 새 비밀번호로 로그인해 주세요.");
+    location.assign("/account/login");
   });
 }

@@ -11,6 +11,7 @@ const SIGNED_OUT = "로그인이 끝났어요. 다시 로그인해 주세요.";
 const CROSS_SITE = "다른 사이트를 거친 요청은 받을 수 없어요. 이 사이트의 페이지에서 다시 해 주세요.";
 const ENTRY_GONE = "일기를 찾을 수 없어요. 삭제되었을 수 있어요.";
 const CURRENCY = "통화는 KRW나 USD 중에서 골라 주세요.";
+const RESET_LINK = "이 링크는 더 쓸 수 없어요. 이미 썼거나 한 시간이 지났을 수 있어요. 재설정 메일을 다시 받아 주세요.";
 
 const TEXTS = {
   // Accounts (Strapi's users-permissions)
@@ -29,6 +30,10 @@ const TEXTS = {
   "Too many products with pictures were registered in the last hour; try again later.": "한 시간 동안 올릴 수 있는 상품 수를 넘었어요. 잠시 뒤에 다시 해 주세요.",
   "Too many sign-ups from this address, please try again later.": "이곳에서 가입이 너무 많았어요. 한 시간쯤 뒤에 다시 해 주세요.",
   "Too many vendors were created from this address in the last hour; try again later.": "이곳에서 만든 판매자가 너무 많아요. 한 시간쯤 뒤에 다시 해 주세요.",
+  "Too many mails asked for, please try again later.": "메일을 너무 여러 번 요청했어요. 한 시간쯤 뒤에 다시 해 주세요.",
+  "Incorrect code provided.": RESET_LINK,
+  "Incorrect params provided.": "필요한 칸을 모두 채워 주세요.",
+  "Your account email is not confirmed": "이메일 주소를 아직 확인하지 않았어요. 메일로 받은 확인 링크를 열어 주세요.",
   "Your username cannot contain control characters.": "아이디에 쓸 수 없는 문자가 들어 있어요.",
   "Your username cannot be an email address.": "아이디는 이메일 주소 모양일 수 없어요.",
   "Invalid token.": SIGNED_OUT,
@@ -181,6 +186,9 @@ const STRAPI_IDS = {
   "Auth.form.error.password.matching": "비밀번호가 일치하지 않습니다.",
   "Auth.form.error.blocked": "관리자가 막아 둔 계정이에요.",
   "Auth.form.error.ratelimit": "시도가 너무 많아요. 잠시 뒤에 다시 해 주세요.",
+  "Auth.form.error.code.provide": RESET_LINK,
+  "Auth.form.error.params.provide": "필요한 칸을 모두 채워 주세요.",
+  "Auth.form.error.confirmed": "이메일 주소를 아직 확인하지 않았어요. 메일로 받은 확인 링크를 열어 주세요.",
   "Auth.form.error.email.provide": "필요한 칸을 모두 채워 주세요.",
   "Auth.form.error.username.provide": "필요한 칸을 모두 채워 주세요.",
   "Auth.form.error.password.provide": "필요한 칸을 모두 채워 주세요.",
