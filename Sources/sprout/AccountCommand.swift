@@ -7,9 +7,46 @@ import SproutWire
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
-        abstract: "List, inspect, reset, block or delete accounts.",
-        subcommands: [List.self, Show.self, ResetPassword.self, Block.self, Unblock.self, Delete.self]
+        abstract: "Create, list, inspect, reset, block or delete accounts, and give them roles. Every change is in the audit log.",
+        subcommands: [Create.self, List.self, Show.self, Role.self, ResetPassword.self, Block.self, Unblock.self, Delete.self]
     )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make an account (confirmed), with a role; the password is random and printed once unless --password is given."
+        )
+        @Argument(help: "The username.") var name: String
+        @Option(help: "The email address.") var email: String
+        @Option(help: "The password (visible in the shell's history; leave it out to get a random one).") var password: String?
+        @Option(help: "user, moderator or admin.") var role: AccountRole = .user
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let (name, email, password, role) = (name, email, password, role)
+            try await withAdministration(data) { administration in
+                let made = try await administration.create(username: name, email: email, password: password, role: role, by: .commandLine())
+                print("Created \(made.account.username) (id \(made.account.id), \(made.account.role.rawValue)).")
+                if password == nil { print("Password: \(made.password)") }
+            }
+        }
+    }
+
+    struct Role: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give an account a role: user, moderator (moderates content) or admin (everything). Holds on every server from its next request."
+        )
+        @Argument(help: "An id, a username or an email.") var account: String
+        @Argument(help: "user, moderator or admin.") var role: AccountRole
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let (reference, role) = (account, role)
+            try await withAdministration(data) { administration in
+                let account = try await administration.setRole(reference, role, by: .commandLine())
+                print("\(account.username) (id \(account.id)) is now \(account.role.rawValue).")
+            }
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List accounts in id order.")
@@ -44,7 +81,9 @@ struct AccountCommand: AsyncParsableCommand {
                     id:       \(account.id)
                     username: \(account.username)
                     email:    \(account.email)
-                    blocked:  \(account.blocked ? "yes" : "no")
+                    role:     \(account.role.rawValue)
+                    blocked:  \(account.blocked ? "yes" + (account.blockedReason.map { " (\($0))" } ?? "") : "no")
+                    last login: \(account.lastLoginAt.map(StrapiTimestamp.string(from:)) ?? "never")
                     created:  \(StrapiTimestamp.string(from: account.createdAt))
                     updated:  \(StrapiTimestamp.string(from: account.updatedAt))
                     """)
@@ -65,7 +104,7 @@ struct AccountCommand: AsyncParsableCommand {
             let (reference, password) = (account, password)
             try await withAdministration(data) { administration in
                 let account = try await administration.find(reference)
-                let newPassword = try await administration.resetPassword(reference, to: password)
+                let newPassword = try await administration.resetPassword(reference, to: password, by: .commandLine())
                 print("Password of \(account.username) (id \(account.id)) reset.")
                 if password == nil { print("New password: \(newPassword)") }
             }
@@ -75,12 +114,13 @@ struct AccountCommand: AsyncParsableCommand {
     struct Block: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Block an account: no login, its tokens and sessions stop working.")
         @Argument(help: "An id, a username or an email.") var account: String
+        @Option(help: "Why: shown to the account at its next login.") var reason: String?
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            let reference = account
+            let (reference, reason) = (account, reason)
             try await withAdministration(data) { administration in
-                let account = try await administration.setBlocked(reference, true)
+                let account = try await administration.setBlocked(reference, true, reason: reason, by: .commandLine())
                 print("Blocked \(account.username) (id \(account.id)).")
             }
         }
@@ -102,7 +142,7 @@ struct AccountCommand: AsyncParsableCommand {
                     print("This deletes \(account.username) (id \(account.id), \(account.email)) and everything it holds. Run again with --yes to do it.")
                     throw ExitCode(1)
                 }
-                _ = try await administration.delete(reference)
+                _ = try await administration.delete(reference, by: .commandLine())
                 print("Deleted \(account.username) (id \(account.id)) and everything it held.")
             }
         }
@@ -116,7 +156,7 @@ struct AccountCommand: AsyncParsableCommand {
         func run() async throws {
             let reference = account
             try await withAdministration(data) { administration in
-                let account = try await administration.setBlocked(reference, false)
+                let account = try await administration.setBlocked(reference, false, by: .commandLine())
                 print("Unblocked \(account.username) (id \(account.id)).")
             }
         }
@@ -139,6 +179,8 @@ private func withAdministration(_ data: DataOptions, _ body: @escaping @Sendable
 
 extension AccountSummary {
     var line: String {
-        "\(id)\t\(username)\t\(email)\t\(blocked ? "blocked" : "active")\t\(StrapiTimestamp.string(from: createdAt))"
+        "\(id)\t\(username)\t\(email)\t\(role.rawValue)\t\(blocked ? "blocked" : "active")\t\(StrapiTimestamp.string(from: createdAt))"
     }
 }
+
+extension AccountRole: ExpressibleByArgument {}

@@ -158,7 +158,7 @@ import Testing
             let feed = FeedStore(session: session)
             await feed.refresh()
             #expect(feed.errorMessage == nil && session.isSignedIn)
-            _ = try await AccountAdministration(database: database).setBlocked("blocked", true)
+            _ = try await AccountAdministration(database: database).setBlocked("blocked", true, by: .commandLine())
             await feed.refresh()
             #expect(session.state == .signedOut && session.signOutReason == .tokenRejected)
             #expect(await session.logIn(identifier: "blocked", password: "password-blocked") == false)

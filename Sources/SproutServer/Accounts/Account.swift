@@ -19,6 +19,12 @@ struct Account: Sendable, Equatable {
     /// Strapi's `confirmed`: whether the email address was confirmed by mail. Accounts made while confirmation is
     /// not required are confirmed from the start, as Strapi marks them.
     var confirmed: Bool = true
+    /// What the account may do beyond its own data (the console).
+    var role: AccountRole = .user
+    /// Why an administrator blocked it, shown at its next login.
+    var blockedReason: String? = nil
+    /// The last successful login (API or browser).
+    var lastLoginAt: Date? = nil
 
     var isBlocked: Bool { blocked == true }
 

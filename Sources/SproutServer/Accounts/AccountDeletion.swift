@@ -9,10 +9,11 @@ struct AccountDeletion: Sendable {
     let images: any MarketImageStorage
     let logger: Logger
 
-    /// False when the account was already gone.
-    func delete(_ account: Account) async throws -> Bool {
+    /// False when the account was already gone. `audit`: statements written first in the same transaction (the
+    /// audit log's entry of an administrator's deletion).
+    func delete(_ account: Account, recording audit: [SQLStatement] = []) async throws -> Bool {
         let files = try await imageFiles(of: account.id, executor: accounts.executor)
-        guard try await accounts.delete(account) else { return false }
+        guard try await accounts.delete(account, recording: audit) else { return false }
         do {
             try await images.delete(files)
         } catch {

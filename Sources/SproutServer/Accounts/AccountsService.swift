@@ -66,6 +66,7 @@ struct AccountsService: Sendable {
         try await throttle.succeeded(attempt)
         guard !account.isBlocked else { throw StrapiError.blocked }
         guard account.confirmed || !emailConfirmationRequired else { throw StrapiError.notConfirmed }
+        try await accounts.recordLogin(id: account.id, at: clock.now.truncatedToMilliseconds)
         return account
     }
 

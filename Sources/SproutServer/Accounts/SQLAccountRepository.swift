@@ -5,8 +5,8 @@ struct SQLAccountRepository: Sendable {
     let executor: any SQLExecutor
 
     /// What `Account(row:)` reads.
-    static let columns = "id, username, email, password_hash, blocked, created_at, updated_at, token_generation, kept_token_id, confirmed"
-    static let qualifiedColumns = "accounts.id, accounts.username, accounts.email, accounts.password_hash, accounts.blocked, accounts.created_at, accounts.updated_at, accounts.token_generation, accounts.kept_token_id, accounts.confirmed"
+    static let columns = "id, username, email, password_hash, blocked, created_at, updated_at, token_generation, kept_token_id, confirmed, role, blocked_reason, last_login_at"
+    static let qualifiedColumns = "accounts.id, accounts.username, accounts.email, accounts.password_hash, accounts.blocked, accounts.created_at, accounts.updated_at, accounts.token_generation, accounts.kept_token_id, accounts.confirmed, accounts.role, accounts.blocked_reason, accounts.last_login_at"
 
     func find(id: Int) async throws -> Account? {
         // Every request with a Bearer token asks this: kept prepared.
@@ -76,10 +76,11 @@ struct SQLAccountRepository: Sendable {
     /// the comments on them, its comments, the vendor with its products and image rows, board posts, diary
     /// entries and versions); the rest is named here: its todos and their counts (no foreign key: the shared
     /// list is `owner_id NULL`), its login-limiter window, the mails to it and the mail limits kept under its
-    /// address. False when there was no such account.
-    func delete(_ account: Account) async throws -> Bool {
+    /// address. False when there was no such account. `audit` (the audit log's entry) runs first, in the same
+    /// transaction.
+    func delete(_ account: Account, recording audit: [SQLStatement] = []) async throws -> Bool {
         let rows = try await executor.writeSequence(
-            [
+            audit + [
                 "DELETE FROM todos WHERE owner_id = \(bind: account.id)",
                 "DELETE FROM todo_counts WHERE owner_key = \(bind: account.id)",
                 "DELETE FROM login_failures WHERE key = \(bind: LoginThrottle.Subject.account(account.id).key)",
@@ -124,6 +125,11 @@ struct SQLAccountRepository: Sendable {
         return rows.first
     }
 
+    /// When the account last logged in, for the console (one write per login, which costs a bcrypt anyway).
+    func recordLogin(id: Int, at now: Date) async throws {
+        _ = try await executor.write("UPDATE accounts SET last_login_at = \(bind: now) WHERE id = \(bind: id)", as: SQLInt.self)
+    }
+
     /// Accounts in id order, `limit` from `afterID` on (for the administrator's list).
     func list(afterID: Int, limit: Int) async throws -> [Account] {
         try await executor.read(
@@ -166,7 +172,10 @@ extension Account: SQLRowDecodable {
             updatedAt: try row.date("updated_at"),
             tokenGeneration: try row.int("token_generation"),
             keptTokenID: try row.optionalString("kept_token_id"),
-            confirmed: try row.bool("confirmed")
+            confirmed: try row.bool("confirmed"),
+            role: AccountRole(rawValue: try row.string("role")) ?? .user,
+            blockedReason: try row.optionalString("blocked_reason"),
+            lastLoginAt: try row.optionalDate("last_login_at")
         )
     }
 }

@@ -39,6 +39,11 @@ extension SQLRow {
         let index = try index(of: column)
         return isNull(index) ? nil : try double(index)
     }
+
+    public func optionalDate(_ column: String) throws -> Date? {
+        let index = try index(of: column)
+        return isNull(index) ? nil : try date(index)
+    }
 }
 
 /// The column names of one result, looked up once per statement (not per row) by the executors.

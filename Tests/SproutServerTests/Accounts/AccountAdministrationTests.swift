@@ -23,11 +23,11 @@ import Testing
         try await withTestApp { client, database in
             try await client.signUp("forgetful")
             let administration = AccountAdministration(database: database, passwordHashCost: 4)
-            let generated = try await administration.resetPassword("forgetful")
+            let generated = try await administration.resetPassword("forgetful", by: .commandLine())
             #expect(generated.count >= 12)
             #expect(try await client.sendForm(.post, "/auth/local", "identifier=forgetful&password=password1").status == .badRequest)
             #expect(try await client.sendForm(.post, "/auth/local", "identifier=forgetful&password=\(generated)").status == .ok)
-            await #expect(throws: AccountAdministrationError.self) { try await administration.resetPassword("forgetful", to: "abc") }
+            await #expect(throws: AccountAdministrationError.self) { try await administration.resetPassword("forgetful", to: "abc", by: .commandLine()) }
         }
     }
 
@@ -36,12 +36,12 @@ import Testing
             let account = try await client.signUp("troll")
             let session = try await WebSessions(executor: database.executor).start(accountID: account.id)
             let administration = AccountAdministration(database: database, passwordHashCost: 4)
-            #expect(try await administration.setBlocked("troll", true).blocked)
+            #expect(try await administration.setBlocked("troll", true, by: .commandLine()).blocked)
             #expect(try await client.send(.get, "/users/me", headers: account.bearer).status == .unauthorized)
             #expect(try await client.send(.get, "/users/me", headers: [.cookie: "\(WebSessions.cookieName)=\(session)"]).status == .forbidden)
             #expect(try await client.sendForm(.post, "/posts", "text=spam", headers: account.bearer).status == .unauthorized)
             #expect(try await client.sendForm(.post, "/auth/local", "identifier=troll&password=password1").status == .badRequest)
-            #expect(try await administration.setBlocked("troll", false).blocked == false)
+            #expect(try await administration.setBlocked("troll", false, by: .commandLine()).blocked == false)
             // Unblocked, the account logs in again; its tokens from before the block stay dead (TokenRevocationTests).
             #expect(try await client.sendForm(.post, "/auth/local", "identifier=troll&password=password1").status == .ok)
         }

@@ -66,7 +66,7 @@ import Testing
         try await withTestApp { client, database in
             let account = try await client.signUp("forgetful")
             let browser = try await WebSessions(executor: database.executor).start(accountID: account.id)
-            _ = try await AccountAdministration(database: database, passwordHashCost: 4).resetPassword("forgetful", to: "newpass1")
+            _ = try await AccountAdministration(database: database, passwordHashCost: 4).resetPassword("forgetful", to: "newpass1", by: .commandLine())
             #expect(try await client.send(.get, "/users/me", headers: account.bearer).status == .unauthorized)
             #expect(try await client.send(.get, "/users/me", headers: Self.cookie(browser)).status == .forbidden)
             let fresh = try await client.logIn("forgetful", password: "newpass1")
@@ -78,8 +78,8 @@ import Testing
         try await withTestApp { client, database in
             let account = try await client.signUp("troll")
             let administration = AccountAdministration(database: database, passwordHashCost: 4)
-            _ = try await administration.setBlocked("troll", true)
-            _ = try await administration.setBlocked("troll", false)
+            _ = try await administration.setBlocked("troll", true, by: .commandLine())
+            _ = try await administration.setBlocked("troll", false, by: .commandLine())
             #expect(try await client.send(.get, "/users/me", headers: account.bearer).status == .unauthorized)
             let fresh = try await client.logIn("troll")
             #expect(try await client.send(.get, "/users/me", headers: fresh.bearer).status == .ok)

@@ -26,6 +26,8 @@ public struct SproutConfiguration: Sendable {
     public var backup: BackupSettings
     /// `SMTP_URL`, `MAIL_FROM`.
     public var mail: MailSettings
+    /// `AUDIT_RETENTION_DAYS`.
+    public var admin: AdminSettings
 
     public init(
         server: ServerSettings = ServerSettings(),
@@ -36,7 +38,8 @@ public struct SproutConfiguration: Sendable {
         board: BoardSettings = BoardSettings(),
         diary: DiarySettings = DiarySettings(),
         backup: BackupSettings = BackupSettings(),
-        mail: MailSettings = MailSettings()
+        mail: MailSettings = MailSettings(),
+        admin: AdminSettings = AdminSettings()
     ) {
         self.server = server
         self.data = data
@@ -47,6 +50,7 @@ public struct SproutConfiguration: Sendable {
         self.diary = diary
         self.backup = backup
         self.mail = mail
+        self.admin = admin
     }
 
     /// The stems under which an unknown variable stops the start (`UnknownSettings`), for help texts.
@@ -55,7 +59,7 @@ public struct SproutConfiguration: Sendable {
     /// Every variable Sprout reads; anything else under `UnknownSettings.guardedPrefixes` is refused.
     static let variables = ServerSettings.variables + DataSettings.variables + AccountSettings.variables
         + CommunitySettings.variables + MarketSettings.variables + BoardSettings.variables + DiarySettings.variables
-        + BackupSettings.variables + MailSettings.variables
+        + BackupSettings.variables + MailSettings.variables + AdminSettings.variables
 
     /// Reads the environment (each struct's `read` names its variables); explicit arguments (from the command-line
     /// flags `--hostname`, `--port`, `--data-dir`, `--backup-every`) win over `HOST`, `PORT`, `DATA_DIR` and
@@ -86,7 +90,8 @@ public struct SproutConfiguration: Sendable {
             board: .read(from: reader),
             diary: .read(from: reader),
             backup: .read(from: reader, every: backupEvery),
-            mail: .read(from: reader)
+            mail: .read(from: reader),
+            admin: .read(from: reader)
         )
     }
 }
