@@ -25,7 +25,7 @@ struct Sprout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sprout: the servers of five classic iOS apps, in one Swift process.",
         version: SproutVersion.description,
-        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self, MailCommand.self, DoctorCommand.self, AuditCommand.self,
+        subcommands: [Serve.self, Migrate.self, Seed.self, AccountCommand.self, VendorCommand.self, BoardCommand.self, MailCommand.self, DoctorCommand.self, AuditCommand.self, ModerateCommand.self, ReportCommand.self,
                       BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self
     )

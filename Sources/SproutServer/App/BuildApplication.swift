@@ -151,6 +151,7 @@ func buildRouter(
         service: WeatherService(configuration, executor: database.executor, logger: logger),
         clock: clock
     ).endpoints, atPath: "/api")
+    router.addRoutes(ReportsController<SproutRequestContext>(reports: Reports(executor: database.executor), clock: clock).endpoints, atPath: "/api/reports")
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(CommunityPages<SproutRequestContext>(renderer: web.renderer).endpoints)

@@ -50,14 +50,14 @@ struct BoardController<Context: CallerRequestContext> {
         let caller = context.caller
         let now = clock.now
         let board = try await board(context, now: now)
-        guard let post = try await repository.viewPost(id: try postID(context), boardID: board.id) else { throw BoardError.postNotFound }
+        guard let post = try await repository.viewPost(id: try postID(context), boardID: board.id, visibleTo: caller.accountID) else { throw BoardError.postNotFound }
         return try Response.json(post.json(for: caller, now: now, emails: emailVisibility))
     }
 
     @Sendable func createPost(_ request: Request, context: BoardContext) async throws -> Response {
         let (account, board) = try await writer(request, context)
         let input = try BoardInput.post(try await bodyFields(request), allowingParent: true)
-        if let parent = input.parentPostID, try await repository.post(id: parent, boardID: board.id) == nil {
+        if let parent = input.parentPostID, try await repository.post(id: parent, boardID: board.id, visibleTo: account.id) == nil {
             throw BoardError.badRequest("parentPostId must be a post of this board.")
         }
         let now = clock.now
@@ -100,7 +100,8 @@ struct BoardController<Context: CallerRequestContext> {
 
     /// After a write that matched nothing: 404 if the post is not there, 403 if it is someone else's.
     private func missingOrForbidden(id: Int, boardID: Int) async throws -> BoardError {
-        try await repository.post(id: id, boardID: boardID) == nil ? .postNotFound : .notYourPost
+        // A post hidden from the caller is not there for them.
+        try await repository.post(id: id, boardID: boardID, visibleTo: nil) == nil ? .postNotFound : .notYourPost
     }
 
     private func board(_ context: BoardContext, now: Date) async throws -> Board {

@@ -32,6 +32,8 @@ struct BoardPost: Sendable, Equatable {
     let viewCount: Int
     let createdAt: Date
     let hasReply: Bool
+    /// When a moderator hid it: then only its writer sees it (marked).
+    var hiddenAt: Date? = nil
 }
 
 struct BoardPostQuery: Sendable, Equatable {
@@ -55,7 +57,7 @@ extension BoardPost {
             contents: contents, createdDateTime: BoardTimestamp.string(from: createdAt), viewCount: viewCount,
             postType: postType, isNewPost: now.timeIntervalSince(createdAt) < Self.newFor, hasInlineImage: false,
             commentsCount: 0, attachmentsCount: 0, isAnonymous: isAnonymous, isOwner: caller.accountID == accountID,
-            hasReply: hasReply, parentPostId: parentPostID
+            hasReply: hasReply, parentPostId: parentPostID, hidden: hiddenAt == nil ? nil : true
         )
     }
 }

@@ -13,7 +13,7 @@ struct SQLBoardRepository: Sendable {
     private static let postColumns = """
         p.id, p.board_id, b.display_name AS board_display_name, p.account_id, a.username AS writer_name, a.email AS writer_email,
         p.parent_post_id, p.title, p.contents, p.post_type, p.is_anonymous, p.view_count, p.created_at,
-        EXISTS (SELECT 1 FROM board_posts r WHERE r.parent_post_id = p.id) AS has_reply
+        EXISTS (SELECT 1 FROM board_posts r WHERE r.parent_post_id = p.id AND r.hidden_at IS NULL) AS has_reply, p.hidden_at
         """
     private static let postSource = "board_posts p JOIN board_boards b ON b.id = p.board_id JOIN accounts a ON a.id = p.account_id"
 
@@ -23,7 +23,7 @@ struct SQLBoardRepository: Sendable {
     func boards(includingArchived: Bool = false, now: Date) async throws -> [Board] {
         let statement: SQLStatement = """
             SELECT \(raw: Self.boardColumns),
-              EXISTS (SELECT 1 FROM board_posts n WHERE n.board_id = b.id AND n.created_at > \(bind: now.addingTimeInterval(-BoardPost.newFor))) AS has_new_post
+              EXISTS (SELECT 1 FROM board_posts n WHERE n.board_id = b.id AND n.created_at > \(bind: now.addingTimeInterval(-BoardPost.newFor)) AND n.hidden_at IS NULL) AS has_new_post
             FROM board_boards b \(raw: includingArchived ? "" : "WHERE NOT b.archived") ORDER BY b.order_no, b.id
             """
         return try await executor.read(statement, as: Board.self)
@@ -33,7 +33,7 @@ struct SQLBoardRepository: Sendable {
     func board(id: Int, now: Date) async throws -> Board? {
         let statement: SQLStatement = """
             SELECT \(raw: Self.boardColumns),
-              EXISTS (SELECT 1 FROM board_posts n WHERE n.board_id = b.id AND n.created_at > \(bind: now.addingTimeInterval(-BoardPost.newFor))) AS has_new_post
+              EXISTS (SELECT 1 FROM board_posts n WHERE n.board_id = b.id AND n.created_at > \(bind: now.addingTimeInterval(-BoardPost.newFor)) AND n.hidden_at IS NULL) AS has_new_post
             FROM board_boards b WHERE b.id = \(bind: id) AND NOT b.archived
             """
         return try await executor.readFirst(statement, as: Board.self)
@@ -72,7 +72,8 @@ struct SQLBoardRepository: Sendable {
         let statement: SQLStatement = """
             SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource)
             WHERE p.id IN (
-              SELECT id FROM board_posts WHERE board_id = \(bind: boardID) ORDER BY id \(raw: cut.direction(descending: true)) \(cut.limitClause)
+              SELECT id FROM board_posts WHERE board_id = \(bind: boardID) AND hidden_at IS NULL
+              ORDER BY id \(raw: cut.direction(descending: true)) \(cut.limitClause)
             )
             ORDER BY p.id DESC
             """
@@ -121,7 +122,7 @@ struct SQLBoardRepository: Sendable {
         let condition = SQLStatement.joined(Self.indexes(for: query.target).map { $0.scanCondition(containing: text) }, separator: " OR ")
         return """
             SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource)
-            WHERE p.id IN (SELECT id FROM board_posts WHERE board_id = \(bind: boardID) AND (\(condition))
+            WHERE p.id IN (SELECT id FROM board_posts WHERE board_id = \(bind: boardID) AND hidden_at IS NULL AND (\(condition))
                            ORDER BY id \(raw: cut.direction(descending: true)) \(cut.limitClause))
             ORDER BY p.id DESC
             """
@@ -146,7 +147,7 @@ struct SQLBoardRepository: Sendable {
         }
         return """
             WITH matches AS MATERIALIZED (
-              SELECT id FROM board_posts WHERE board_id + 0 = \(bind: boardID) AND (\(SQLStatement.joined(parts, separator: " OR ")))
+              SELECT id FROM board_posts WHERE board_id + 0 = \(bind: boardID) AND hidden_at IS NULL AND (\(SQLStatement.joined(parts, separator: " OR ")))
             )
             SELECT (SELECT count(*) FROM matches) AS total, page.*
             FROM (SELECT 1 AS one) AS head
@@ -158,21 +159,33 @@ struct SQLBoardRepository: Sendable {
             """
     }
 
-    func post(id: Int, boardID: Int) async throws -> BoardPost? {
+    /// The post, if `viewer` may see it: a hidden post only its writer sees.
+    func post(id: Int, boardID: Int, visibleTo viewer: Int?) async throws -> BoardPost? {
         try await executor.readFirst(
-            "SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource) WHERE p.id = \(bind: id) AND p.board_id = \(bind: boardID)",
+            """
+            SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource)
+            WHERE p.id = \(bind: id) AND p.board_id = \(bind: boardID) AND \(Self.visible(to: viewer))
+            """,
             as: BoardPost.self
         )
     }
 
-    /// Counts a view and answers the post as it is then.
-    func viewPost(id: Int, boardID: Int) async throws -> BoardPost? {
+    /// Counts a view and answers the post as it is then (nothing counted for a post `viewer` may not see).
+    func viewPost(id: Int, boardID: Int, visibleTo viewer: Int?) async throws -> BoardPost? {
         let counted = try await executor.writeFirst(
-            "UPDATE board_posts SET view_count = view_count + 1 WHERE id = \(bind: id) AND board_id = \(bind: boardID) RETURNING id",
+            """
+            UPDATE board_posts AS p SET view_count = view_count + 1
+            WHERE id = \(bind: id) AND board_id = \(bind: boardID) AND \(Self.visible(to: viewer)) RETURNING id
+            """,
             as: SQLInt.self
         )
         guard counted != nil else { return nil }
-        return try await post(id: id, boardID: boardID)
+        return try await post(id: id, boardID: boardID, visibleTo: viewer)
+    }
+
+    /// A post aliased `p` is shown unless a moderator hid it, and then to its writer only.
+    private static func visible(to viewer: Int?) -> SQLStatement {
+        "(p.hidden_at IS NULL OR p.account_id = \(bind: viewer ?? -1))"
     }
 
     func createPost(board: Board, author: Account, title: String, contents: String, parentPostID: Int?, at now: Date) async throws -> BoardPost {
@@ -189,7 +202,7 @@ struct SQLBoardRepository: Sendable {
             RETURNING id
             """
         guard let id = try await executor.writeFirst(statement, as: SQLInt.self)?.value,
-              let post = try await post(id: id, boardID: board.id)
+              let post = try await post(id: id, boardID: board.id, visibleTo: author.id)
         else { throw SQLRowError.missingReturnedRow }
         executor.noteGrowth(of: "board_posts", by: 1)
         return post
@@ -203,7 +216,7 @@ struct SQLBoardRepository: Sendable {
             WHERE id = \(bind: id) AND board_id = \(bind: boardID) AND account_id = \(bind: accountID) RETURNING id
             """
         guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else { return nil }
-        return try await post(id: id, boardID: boardID)
+        return try await post(id: id, boardID: boardID, visibleTo: accountID)
     }
 
     /// True when this call deleted the author's own post.
@@ -238,7 +251,8 @@ extension BoardPost: SQLRowDecodable {
             accountID: try row.int("account_id"), writerName: try row.string("writer_name"), writerEmail: try row.string("writer_email"),
             parentPostID: try row.optionalInt("parent_post_id"), title: try row.string("title"),
             contents: try row.string("contents"), postType: try row.string("post_type"), isAnonymous: try row.bool("is_anonymous"),
-            viewCount: try row.int("view_count"), createdAt: try row.date("created_at"), hasReply: try row.bool("has_reply")
+            viewCount: try row.int("view_count"), createdAt: try row.date("created_at"), hasReply: try row.bool("has_reply"),
+            hiddenAt: try row.optionalDate("hidden_at")
         )
     }
 }

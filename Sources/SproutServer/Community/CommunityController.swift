@@ -43,21 +43,21 @@ struct CommunityController<Context: CallerRequestContext> {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields).capped(at: maximumListRows)
         let emails = emails(account)
         guard !query.fitsOnePage else {
-            return try Response.json(try await repository.posts(query).map { PostJSON($0, emails: emails) })
+            return try Response.json(try await repository.posts(query, viewer: account.id).map { PostJSON($0, emails: emails) })
         }
-        return try await list(try await repository.postIDs(query), of: account, load: { [repository] in try await repository.posts(ids: $0) }) {
+        return try await list(try await repository.postIDs(query, viewer: account.id), of: account, load: { [repository] in try await repository.posts(ids: $0, viewer: account.id) }) {
             PostJSON($0, emails: emails)
         }
     }
 
     @Sendable func countPosts(_ request: Request, context: SignedIn) async throws -> Response {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields)
-        return try Response.json(try await repository.countPosts(query))
+        return try Response.json(try await repository.countPosts(query, viewer: context.account.id))
     }
 
     @Sendable func showPost(_ request: Request, context: SignedIn) async throws -> Response {
         let account = context.account
-        guard let post = try await repository.post(id: try id(context)) else { throw StrapiError.notFound }
+        guard let post = try await repository.post(id: try id(context), viewer: account.id) else { throw StrapiError.notFound }
         return try Response.json(PostJSON(post, emails: emails(account)))
     }
 
@@ -91,21 +91,21 @@ struct CommunityController<Context: CallerRequestContext> {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields).capped(at: maximumListRows)
         let emails = emails(account)
         guard !query.fitsOnePage else {
-            return try Response.json(try await repository.comments(query).map { CommentJSON($0, emails: emails) })
+            return try Response.json(try await repository.comments(query, viewer: account.id).map { CommentJSON($0, emails: emails) })
         }
-        return try await list(try await repository.commentIDs(query), of: account, load: { [repository] in try await repository.comments(ids: $0) }) {
+        return try await list(try await repository.commentIDs(query, viewer: account.id), of: account, load: { [repository] in try await repository.comments(ids: $0, viewer: account.id) }) {
             CommentJSON($0, emails: emails)
         }
     }
 
     @Sendable func countComments(_ request: Request, context: SignedIn) async throws -> Response {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields)
-        return try Response.json(try await repository.countComments(query))
+        return try Response.json(try await repository.countComments(query, viewer: context.account.id))
     }
 
     @Sendable func showComment(_ request: Request, context: SignedIn) async throws -> Response {
         let account = context.account
-        guard let comment = try await repository.comment(id: try id(context)) else { throw StrapiError.notFound }
+        guard let comment = try await repository.comment(id: try id(context), viewer: account.id) else { throw StrapiError.notFound }
         return try Response.json(CommentJSON(comment, emails: emails(account)))
     }
 

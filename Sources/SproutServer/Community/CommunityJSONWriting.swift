@@ -135,6 +135,7 @@ extension PostJSON: JSONWritable {
         comments.writeJSON(into: &writer)
         writer.raw(#","created_at":"#)
         writer.string(createdAt)
+        if hidden == true { writer.raw(#","hidden":true"#) }
         writer.raw(#","id":"#)
         writer.int(id)
         writer.raw(#","text":"#)
@@ -153,6 +154,7 @@ extension CommentJSON: JSONWritable {
         writer.string(comment)
         writer.raw(#","created_at":"#)
         writer.string(createdAt)
+        if hidden == true { writer.raw(#","hidden":true"#) }
         writer.raw(#","id":"#)
         writer.int(id)
         writer.raw(#","post":"#)

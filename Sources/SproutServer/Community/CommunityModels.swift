@@ -18,6 +18,8 @@ struct Post: Sendable, Equatable {
     let createdAt: Date
     let updatedAt: Date
     var comments: [ShallowComment]
+    /// When a moderator hid it: then only its author sees it (marked).
+    var hiddenAt: Date? = nil
 
     var shallow: ShallowPost { ShallowPost(id: id, text: text, authorID: author.id, createdAt: createdAt, updatedAt: updatedAt) }
 }
@@ -30,4 +32,6 @@ struct Comment: Sendable, Equatable {
     let post: ShallowPost
     let createdAt: Date
     let updatedAt: Date
+    /// When a moderator hid it: then only its author sees it (marked).
+    var hiddenAt: Date? = nil
 }

@@ -74,6 +74,7 @@ struct PostRow: SQLRowDecodable {
     let createdAt: Date
     let updatedAt: Date
     let author: Author
+    let hiddenAt: Date?
 
     init(row: some SQLRow) throws {
         id = try row.int("id")
@@ -81,6 +82,7 @@ struct PostRow: SQLRowDecodable {
         createdAt = try row.date("created_at")
         updatedAt = try row.date("updated_at")
         author = try Author(row: row, names: Author.joinedNames)
+        hiddenAt = try row.optionalDate("hidden_at")
     }
 }
 
@@ -95,7 +97,8 @@ struct CommentRow: SQLRowDecodable {
             author: try Author(row: row, names: Author.joinedNames),
             post: try ShallowPost(row: row, names: ShallowPost.joinedNames),
             createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at")
+            updatedAt: try row.date("updated_at"),
+            hiddenAt: try row.optionalDate("hidden_at")
         )
     }
 }

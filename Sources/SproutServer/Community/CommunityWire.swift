@@ -14,7 +14,7 @@ extension PostJSON {
         self.init(
             id: post.id, text: post.text, user: StrapiNestedUserJSON(post.author, emails: emails),
             createdAt: StrapiTimestamp.string(from: post.createdAt), updatedAt: StrapiTimestamp.string(from: post.updatedAt),
-            comments: post.comments.map(CommentShallowJSON.init)
+            comments: post.comments.map(CommentShallowJSON.init), hidden: post.hiddenAt == nil ? nil : true
         )
     }
 }
@@ -23,7 +23,8 @@ extension CommentJSON {
     init(_ comment: Comment, emails: EmailDisclosure) {
         self.init(
             id: comment.id, comment: comment.text, user: StrapiNestedUserJSON(comment.author, emails: emails), post: PostShallowJSON(comment.post),
-            createdAt: StrapiTimestamp.string(from: comment.createdAt), updatedAt: StrapiTimestamp.string(from: comment.updatedAt)
+            createdAt: StrapiTimestamp.string(from: comment.createdAt), updatedAt: StrapiTimestamp.string(from: comment.updatedAt),
+            hidden: comment.hiddenAt == nil ? nil : true
         )
     }
 }

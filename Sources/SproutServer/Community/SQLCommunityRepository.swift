@@ -25,46 +25,61 @@ struct SQLCommunityRepository: AccountActivity {
     /// What `Author(row:names: Author.joinedNames)` reads.
     private static let authorColumns = prefixedColumns(Author.columns, of: "a", as: Author.joinedNames.prefix)
     /// What `ShallowPost(row:)` reads.
-    private static let postColumns = "p.id, p.text, p.user_id, p.created_at, p.updated_at"
+    private static let postColumns = "p.id, p.text, p.user_id, p.created_at, p.updated_at, p.hidden_at"
     /// What `ShallowComment(row:)` reads.
     private static let shallowCommentColumns = "id, comment, user_id, post_id, created_at, updated_at"
 
     // MARK: - Posts
 
-    func posts(_ query: CollectionQuery) async throws -> [Post] {
+    func posts(_ query: CollectionQuery, viewer: Int) async throws -> [Post] {
         let statement: SQLStatement = """
             SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
-            WHERE \(query.whereClause(table: "p")) ORDER BY \(raw: query.orderClause(table: "p")) \(query.limitClause(executor.dialect))
+            WHERE \(query.whereClause(table: "p")) AND \(Self.postVisible(to: viewer))
+            ORDER BY \(raw: query.orderClause(table: "p")) \(query.limitClause(executor.dialect))
             """
         let rows = try await executor.read(statement, as: PostRow.self)
-        return try await attachComments(to: rows)
+        return try await attachComments(to: rows, viewer: viewer)
     }
 
     /// The ids of the posts `query` lists, in its order: what a large answer is streamed from.
-    func postIDs(_ query: CollectionQuery) async throws -> [Int] {
-        try await ids(of: "posts", query)
+    func postIDs(_ query: CollectionQuery, viewer: Int) async throws -> [Int] {
+        try await ids(of: "posts", query, visible: Self.postVisible(to: viewer))
     }
 
-    /// The posts with these ids, in the order given; ids of posts deleted meanwhile are left out.
-    func posts(ids: [Int]) async throws -> [Post] {
+    /// The posts with these ids, in the order given; ids of posts deleted (or hidden) meanwhile are left out.
+    func posts(ids: [Int], viewer: Int) async throws -> [Post] {
         guard !ids.isEmpty else { return [] }  // PostgreSQL refuses an empty IN ()
         let statement: SQLStatement = """
             SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
-            WHERE p.id IN (\(list: ids))
+            WHERE p.id IN (\(list: ids)) AND \(Self.postVisible(to: viewer))
             """
-        return Self.ordered(try await attachComments(to: executor.read(statement, as: PostRow.self)), as: ids, id: \.id)
+        return Self.ordered(try await attachComments(to: executor.read(statement, as: PostRow.self), viewer: viewer), as: ids, id: \.id)
     }
 
-    func countPosts(_ query: CollectionQuery) async throws -> Int {
-        let statement: SQLStatement = "SELECT count(*) FROM posts p WHERE \(query.whereClause(table: "p"))"
+    func countPosts(_ query: CollectionQuery, viewer: Int) async throws -> Int {
+        let statement: SQLStatement = "SELECT count(*) FROM posts p WHERE \(query.whereClause(table: "p")) AND \(Self.postVisible(to: viewer))"
         return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
     }
 
-    func post(id: Int) async throws -> Post? {
+    func post(id: Int, viewer: Int) async throws -> Post? {
         let statement: SQLStatement = """
-            SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id WHERE p.id = \(bind: id)
+            SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
+            WHERE p.id = \(bind: id) AND \(Self.postVisible(to: viewer))
             """
-        return try await attachComments(to: executor.read(statement, as: PostRow.self)).first
+        return try await attachComments(to: executor.read(statement, as: PostRow.self), viewer: viewer).first
+    }
+
+    /// A post (aliased `p`) is shown unless a moderator hid it, and then to its author only.
+    private static func postVisible(to viewer: Int) -> SQLStatement {
+        "(p.hidden_at IS NULL OR p.user_id = \(bind: viewer))"
+    }
+
+    /// A comment (aliased `c`) is shown unless a moderator hid it or its post, and then to their authors only.
+    private static func commentVisible(to viewer: Int) -> SQLStatement {
+        """
+        (c.hidden_at IS NULL OR c.user_id = \(bind: viewer))
+        AND NOT EXISTS (SELECT 1 FROM posts hp WHERE hp.id = c.post_id AND hp.hidden_at IS NOT NULL AND hp.user_id <> \(bind: viewer))
+        """
     }
 
     func createPost(text: String, by author: Author, at now: Date) async throws -> Post {
@@ -86,14 +101,14 @@ struct SQLCommunityRepository: AccountActivity {
         guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else {
             return .failure(try await failure(table: "posts", id: id))
         }
-        guard let post = try await post(id: id) else { return .failure(.notFound) }
+        guard let post = try await post(id: id, viewer: accountID) else { return .failure(.notFound) }
         return .success(post)
     }
 
     /// Deletes the owner's post and, with it, its comments; answers the post as the DELETE found it (an edit
     /// that committed in between is in the answer) with the comments it had.
     func deletePost(id: Int, by accountID: Int) async throws -> Result<Post, OwnedWriteFailure> {
-        guard let post = try await post(id: id) else { return .failure(.notFound) }
+        guard let post = try await post(id: id, viewer: accountID) else { return .failure(.notFound) }
         guard post.author.id == accountID else { return .failure(.notOwner) }
         let statement: SQLStatement = """
             DELETE FROM posts WHERE id = \(bind: id) AND user_id = \(bind: accountID) RETURNING id, text, user_id, created_at, updated_at
@@ -108,44 +123,47 @@ struct SQLCommunityRepository: AccountActivity {
 
     // MARK: - Comments
 
-    func comments(_ query: CollectionQuery) async throws -> [Comment] {
+    func comments(_ query: CollectionQuery, viewer: Int) async throws -> [Comment] {
         let statement: SQLStatement = """
-            \(raw: Self.commentSelect) WHERE \(query.whereClause(table: "c"))
+            \(raw: Self.commentSelect) WHERE \(query.whereClause(table: "c")) AND \(Self.commentVisible(to: viewer))
             ORDER BY \(raw: query.orderClause(table: "c")) \(query.limitClause(executor.dialect))
             """
         return try await executor.read(statement, as: CommentRow.self).map(\.comment)
     }
 
     /// The ids of the comments `query` lists, in its order.
-    func commentIDs(_ query: CollectionQuery) async throws -> [Int] {
-        try await ids(of: "comments", query)
+    func commentIDs(_ query: CollectionQuery, viewer: Int) async throws -> [Int] {
+        try await ids(of: "comments", query, visible: Self.commentVisible(to: viewer))
     }
 
     /// The comments with these ids, in the order given; ids of comments deleted meanwhile are left out.
-    func comments(ids: [Int]) async throws -> [Comment] {
+    func comments(ids: [Int], viewer: Int) async throws -> [Comment] {
         guard !ids.isEmpty else { return [] }
-        let statement: SQLStatement = "\(raw: Self.commentSelect) WHERE c.id IN (\(list: ids))"
+        let statement: SQLStatement = "\(raw: Self.commentSelect) WHERE c.id IN (\(list: ids)) AND \(Self.commentVisible(to: viewer))"
         return Self.ordered(try await executor.read(statement, as: CommentRow.self).map(\.comment), as: ids, id: \.id)
     }
 
-    func countComments(_ query: CollectionQuery) async throws -> Int {
-        let statement: SQLStatement = "SELECT count(*) FROM comments c WHERE \(query.whereClause(table: "c"))"
+    func countComments(_ query: CollectionQuery, viewer: Int) async throws -> Int {
+        let statement: SQLStatement = "SELECT count(*) FROM comments c WHERE \(query.whereClause(table: "c")) AND \(Self.commentVisible(to: viewer))"
         return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
     }
 
-    func comment(id: Int) async throws -> Comment? {
-        try await executor.readFirst("\(raw: Self.commentSelect) WHERE c.id = \(bind: id)", as: CommentRow.self)?.comment
+    func comment(id: Int, viewer: Int) async throws -> Comment? {
+        try await executor.readFirst(
+            "\(raw: Self.commentSelect) WHERE c.id = \(bind: id) AND \(Self.commentVisible(to: viewer))", as: CommentRow.self
+        )?.comment
     }
 
     /// Adds a comment to a post; nil when the post does not exist.
     func createComment(text: String, postID: Int, by author: Author, at now: Date) async throws -> Comment? {
         let statement: SQLStatement = """
             INSERT INTO comments (comment, post_id, user_id, created_at, updated_at)
-            SELECT \(bind: text), id, \(bind: author.id), \(bind: now), \(bind: now) FROM posts WHERE id = \(bind: postID) RETURNING id
+            SELECT \(bind: text), id, \(bind: author.id), \(bind: now), \(bind: now) FROM posts p
+            WHERE id = \(bind: postID) AND \(Self.postVisible(to: author.id)) RETURNING id
             """
         guard let id = try await executor.writeFirst(statement, as: SQLInt.self)?.value else { return nil }
         executor.noteGrowth(of: "comments", by: 1)
-        return try await comment(id: id)
+        return try await comment(id: id, viewer: author.id)
     }
 
     func updateComment(id: Int, text: String, by accountID: Int, at now: Date) async throws -> Result<Comment, OwnedWriteFailure> {
@@ -155,12 +173,12 @@ struct SQLCommunityRepository: AccountActivity {
         guard try await executor.writeFirst(statement, as: SQLInt.self) != nil else {
             return .failure(try await failure(table: "comments", id: id))
         }
-        guard let comment = try await comment(id: id) else { return .failure(.notFound) }
+        guard let comment = try await comment(id: id, viewer: accountID) else { return .failure(.notFound) }
         return .success(comment)
     }
 
     func deleteComment(id: Int, by accountID: Int) async throws -> Result<Comment, OwnedWriteFailure> {
-        guard let comment = try await comment(id: id) else { return .failure(.notFound) }
+        guard let comment = try await comment(id: id, viewer: accountID) else { return .failure(.notFound) }
         guard comment.author.id == accountID else { return .failure(.notOwner) }
         let statement: SQLStatement = """
             DELETE FROM comments WHERE id = \(bind: id) AND user_id = \(bind: accountID) RETURNING \(raw: Self.shallowCommentColumns)
@@ -189,16 +207,16 @@ struct SQLCommunityRepository: AccountActivity {
 
     /// What `CommentRow` reads, from a comment joined to its author and post.
     private static let commentSelect = """
-        SELECT c.id, c.comment, c.created_at, c.updated_at, \(authorColumns),
+        SELECT c.id, c.comment, c.created_at, c.updated_at, c.hidden_at, \(authorColumns),
           \(prefixedColumns(ShallowPost.columns, of: "p", as: ShallowPost.joinedNames.prefix))
         FROM comments c JOIN accounts a ON a.id = c.user_id JOIN posts p ON p.id = c.post_id
         """
 
     /// The ids a listing of `table` names (aliased by its first letter, as the filters and order expect).
-    private func ids(of table: String, _ query: CollectionQuery) async throws -> [Int] {
+    private func ids(of table: String, _ query: CollectionQuery, visible: SQLStatement) async throws -> [Int] {
         let alias = String(table.prefix(1))
         let statement: SQLStatement = """
-            SELECT \(raw: alias).id FROM \(raw: table) \(raw: alias) WHERE \(query.whereClause(table: alias))
+            SELECT \(raw: alias).id FROM \(raw: table) \(raw: alias) WHERE \(query.whereClause(table: alias)) AND \(visible)
             ORDER BY \(raw: query.orderClause(table: alias)) \(query.limitClause(executor.dialect))
             """
         return try await executor.read(statement, as: SQLInt.self).map(\.value)
@@ -211,24 +229,29 @@ struct SQLCommunityRepository: AccountActivity {
 
     /// Why an owner-only write changed nothing: the row is not there, or it is someone else's.
     private func failure(table: String, id: Int) async throws -> OwnedWriteFailure {
-        let exists = try await executor.readFirst("SELECT 1 FROM \(raw: table) WHERE id = \(bind: id)", as: SQLInt.self)
+        // Someone else's hidden row is not there for the caller.
+        let exists = try await executor.readFirst("SELECT 1 FROM \(raw: table) WHERE id = \(bind: id) AND hidden_at IS NULL", as: SQLInt.self)
         return exists == nil ? .notFound : .notOwner
     }
 
     /// Every comment of the given posts, in a few statements of up to 500 ids each (one for any usual page).
-    private func attachComments(to rows: [PostRow]) async throws -> [Post] {
+    private func attachComments(to rows: [PostRow], viewer: Int) async throws -> [Post] {
         guard !rows.isEmpty else { return [] }
         var byPost: [Int: [ShallowComment]] = [:]
         for chunk in stride(from: 0, to: rows.count, by: 500).map({ rows[$0..<min($0 + 500, rows.count)] }) {
             let statement: SQLStatement = """
-                SELECT \(raw: Self.shallowCommentColumns) FROM comments WHERE post_id IN (\(list: chunk.map(\.id))) ORDER BY post_id, id
+                SELECT \(raw: Self.shallowCommentColumns) FROM comments
+                WHERE post_id IN (\(list: chunk.map(\.id))) AND (hidden_at IS NULL OR user_id = \(bind: viewer)) ORDER BY post_id, id
                 """
             for comment in try await executor.read(statement, as: ShallowComment.self) {
                 byPost[comment.postID, default: []].append(comment)
             }
         }
         return rows.map { row in
-            Post(id: row.id, text: row.text, author: row.author, createdAt: row.createdAt, updatedAt: row.updatedAt, comments: byPost[row.id] ?? [])
+            Post(
+                id: row.id, text: row.text, author: row.author, createdAt: row.createdAt, updatedAt: row.updatedAt,
+                comments: byPost[row.id] ?? [], hiddenAt: row.hiddenAt
+            )
         }
     }
 }

@@ -5,7 +5,7 @@ import SproutWire
 
 /// The yagom open-market API, v2 and v3 on the same routes: `/healthChecker` and `/api/products…`. Reads are
 /// public; every change needs the vendor's `identifier` header (401 without a known one) and its secret (403).
-struct MarketController<Context: ClientOriginRequestContext> {
+struct MarketController<Context: ClientOriginRequestContext & CallerRequestContext> {
     let products: MarketProducts
     let json: MarketJSON
     let maxBodySize: Int
@@ -47,8 +47,13 @@ struct MarketController<Context: ClientOriginRequestContext> {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        guard let product = try await products.repository.product(id: try productID(context)) else { throw MarketError.productNotFound }
-        return try Response.json(json.product(product))
+        guard let product = try await products.repository.product(id: try productID(context)),
+              try await mayView(product, request, context)
+        else { throw MarketError.productNotFound }
+        var response = try Response.json(json.product(product))
+        // Only its vendor sees a hidden product: no shared cache may keep that answer.
+        if product.hiddenAt != nil { response.headers[.cacheControl] = "private, no-store" }
+        return response
     }
 
     @Sendable func register(_ request: Request, context: Context) async throws -> Response {
@@ -98,6 +103,14 @@ struct MarketController<Context: ClientOriginRequestContext> {
     }
 
     // MARK: - Request parts
+
+    /// A product a moderator hid is there for its vendor only: signed in as the vendor's account, or calling with
+    /// its identifier (the app's way).
+    private func mayView(_ product: MarketProduct, _ request: Request, _ context: Context) async throws -> Bool {
+        guard product.hiddenAt != nil else { return true }
+        if context.caller.account?.id == product.vendorAccountID { return true }
+        return (try? await vendor(of: request))?.id == product.vendorID
+    }
 
     private func vendor(of request: Request) async throws -> MarketVendor {
         guard let identifier = request.headers[HTTPField.Name("identifier")!]?.trimmingWhitespace, !identifier.isEmpty,

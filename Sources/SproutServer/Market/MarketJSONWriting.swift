@@ -77,7 +77,7 @@ struct MarketJSON {
             writer.raw(",\"name\":"); writer.string(product.vendorName)
             writer.raw(",\"created_at\":"); writer.string(vendorCreated)
             writer.raw(",\"issued_at\":"); writer.string(vendorCreated)
-            writer.raw("}}")
+            writer.raw(product.hiddenAt == nil ? "}}" : "},\"hidden\":true}")
         }
     }
 

@@ -51,6 +51,10 @@ struct MarketProduct: Sendable, Equatable {
     let thumbnailImageID: Int?
     let createdAt: Date
     var images: [MarketProductImage]
+    /// The vendor's account: the one person who still sees the product when a moderator hid it.
+    var vendorAccountID: Int = 0
+    /// When a moderator hid it.
+    var hiddenAt: Date? = nil
 
     var bargainPrice: Double { price - discountedPrice }
 }

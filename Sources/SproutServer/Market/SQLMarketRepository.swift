@@ -10,7 +10,7 @@ struct SQLMarketRepository: Sendable {
     /// What `MarketProductRow` reads.
     private static let productColumns = """
         p.id, p.vendor_id, v.name AS vendor_name, v.created_at AS vendor_created_at, p.name, p.description, p.currency,
-        p.price, p.discounted_price, p.stock, p.secret, p.thumbnail_image_id, p.created_at,
+        p.price, p.discounted_price, p.stock, p.secret, p.thumbnail_image_id, p.created_at, v.account_id AS vendor_account_id, p.hidden_at,
         \(prefixedColumns(["id", "position", "storage_key", "format", "created_at"], of: "i", as: "image_"))
         """
     /// What `MarketProductSummary(row:)` reads.
@@ -57,7 +57,9 @@ struct SQLMarketRepository: Sendable {
         // 126 req/s, p99 3.4 s in scripts/bench).
         let statement: SQLStatement = """
             SELECT \(raw: Self.summaryColumns) FROM \(raw: Self.summarySource)
-            WHERE p.id IN (SELECT id FROM market_products ORDER BY id \(raw: cut.direction(descending: true)) \(cut.limitClause))
+            WHERE p.id IN (
+              SELECT id FROM market_products WHERE hidden_at IS NULL ORDER BY id \(raw: cut.direction(descending: true)) \(cut.limitClause)
+            )
             ORDER BY p.id DESC
             """
         let products = try await executor.read(statement, as: MarketProductSummary.self)
@@ -70,7 +72,8 @@ struct SQLMarketRepository: Sendable {
         let trigrams = try await MarketMigrations.search.narrowingTrigrams(of: folded, executor: executor)
         return """
             WITH matches AS MATERIALIZED (
-              SELECT id FROM market_products WHERE \(MarketMigrations.search.condition(containing: folded, narrowedBy: trigrams))
+              SELECT id FROM market_products
+              WHERE \(MarketMigrations.search.condition(containing: folded, narrowedBy: trigrams)) AND hidden_at IS NULL
             )
             SELECT (SELECT count(*) FROM matches) AS total, page.*
             FROM (SELECT 1 AS one) AS head
@@ -197,7 +200,8 @@ private struct MarketProductRow: SQLRowDecodable {
             vendorCreatedAt: try row.date("vendor_created_at"), name: try row.string("name"),
             description: try row.string("description"), currency: try row.string("currency"), price: try row.double("price"),
             discountedPrice: try row.double("discounted_price"), stock: try row.int("stock"), creationKey: try row.string("secret"),
-            thumbnailImageID: try row.optionalInt("thumbnail_image_id"), createdAt: try row.date("created_at"), images: []
+            thumbnailImageID: try row.optionalInt("thumbnail_image_id"), createdAt: try row.date("created_at"), images: [],
+            vendorAccountID: try row.int("vendor_account_id"), hiddenAt: try row.optionalDate("hidden_at")
         )
         image = try row.isNull("image_id") ? nil : MarketProductImage(
             id: try row.int("image_id"), position: try row.int("image_position"), storageKey: try row.string("image_storage_key"),

@@ -82,12 +82,15 @@ public struct BoardPostJSON: Codable, Sendable, Equatable {
     public var hasReply: Bool
     /// The post a reply answers; absent otherwise.
     public var parentPostId: Int?
+    /// Sprout's own: `true` when a moderator hid the post, which then only its writer sees; absent otherwise.
+    public var hidden: Bool?
 
     /// A post from its parts.
     public init(
         postId: Int, title: String, boardId: Int, boardDisplayName: String, writer: BoardWriterJSON, contents: String,
         createdDateTime: String, viewCount: Int, postType: String, isNewPost: Bool, hasInlineImage: Bool,
-        commentsCount: Int, attachmentsCount: Int, isAnonymous: Bool, isOwner: Bool, hasReply: Bool, parentPostId: Int?
+        commentsCount: Int, attachmentsCount: Int, isAnonymous: Bool, isOwner: Bool, hasReply: Bool, parentPostId: Int?,
+        hidden: Bool? = nil
     ) {
         self.postId = postId
         self.title = title
@@ -106,6 +109,7 @@ public struct BoardPostJSON: Codable, Sendable, Equatable {
         self.isOwner = isOwner
         self.hasReply = hasReply
         self.parentPostId = parentPostId
+        self.hidden = hidden
     }
 }
 

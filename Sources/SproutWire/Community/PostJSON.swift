@@ -10,15 +10,20 @@ public struct PostJSON: Codable, Sendable, Equatable {
     public var updatedAt: String
     /// The post's comments, oldest first, with `user` and `post` as ids.
     public var comments: [CommentShallowJSON]
+    /// Sprout's own: `true` when a moderator hid the post, which then only its author sees; absent otherwise.
+    public var hidden: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, text, user, comments
+        case id, text, user, comments, hidden
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
     /// A post from its parts.
-    public init(id: Int, text: String, user: StrapiNestedUserJSON, createdAt: String, updatedAt: String, comments: [CommentShallowJSON]) {
+    public init(
+        id: Int, text: String, user: StrapiNestedUserJSON, createdAt: String, updatedAt: String, comments: [CommentShallowJSON], hidden: Bool? = nil
+    ) {
+        self.hidden = hidden
         self.id = id
         self.text = text
         self.user = user
@@ -73,15 +78,20 @@ public struct CommentJSON: Codable, Sendable, Equatable {
     public var post: PostShallowJSON?
     public var createdAt: String
     public var updatedAt: String
+    /// Sprout's own: `true` when a moderator hid the comment, which then only its author sees; absent otherwise.
+    public var hidden: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, comment, user, post
+        case id, comment, user, post, hidden
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
     /// A comment from its parts.
-    public init(id: Int, comment: String, user: StrapiNestedUserJSON, post: PostShallowJSON?, createdAt: String, updatedAt: String) {
+    public init(
+        id: Int, comment: String, user: StrapiNestedUserJSON, post: PostShallowJSON?, createdAt: String, updatedAt: String, hidden: Bool? = nil
+    ) {
+        self.hidden = hidden
         self.id = id
         self.comment = comment
         self.user = user
@@ -110,9 +120,11 @@ public struct CommentShallowJSON: Codable, Sendable, Equatable {
     public var post: Int?
     public var createdAt: String
     public var updatedAt: String
+    /// Sprout's own: `true` when a moderator hid the comment, which then only its author sees; absent otherwise.
+    public var hidden: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, comment, user, post
+        case id, comment, user, post, hidden
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }

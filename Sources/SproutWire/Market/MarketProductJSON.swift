@@ -70,9 +70,11 @@ public struct MarketProductJSON: Codable, Sendable, Equatable {
     /// In upload order.
     public var images: [MarketImageJSON]
     public var vendors: MarketVendorSummaryJSON
+    /// Sprout's own: `true` when a moderator hid the product, which then only its vendor sees; absent otherwise.
+    public var hidden: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, description, thumbnail, currency, price, stock, images, vendors
+        case id, name, description, thumbnail, currency, price, stock, images, vendors, hidden
         case vendorID = "vendor_id"
         case bargainPrice = "bargain_price"
         case discountedPrice = "discounted_price"
@@ -84,7 +86,7 @@ public struct MarketProductJSON: Codable, Sendable, Equatable {
     public init(
         id: Int, vendorID: Int, name: String, description: String?, thumbnail: String, currency: String,
         price: Double, bargainPrice: Double, discountedPrice: Double, stock: Int, createdAt: String,
-        issuedAt: String, images: [MarketImageJSON], vendors: MarketVendorSummaryJSON
+        issuedAt: String, images: [MarketImageJSON], vendors: MarketVendorSummaryJSON, hidden: Bool? = nil
     ) {
         self.id = id
         self.vendorID = vendorID
@@ -100,6 +102,7 @@ public struct MarketProductJSON: Codable, Sendable, Equatable {
         self.issuedAt = issuedAt
         self.images = images
         self.vendors = vendors
+        self.hidden = hidden
     }
 }
 
