@@ -15,19 +15,19 @@ import Testing
             let repository = SQLCommunityRepository(executor: counting)
             var query = CollectionQuery()
             query.limit = 20
-            let page = try await repository.posts(query)
+            let page = try await repository.posts(query, viewer: account.id)
             #expect(page.count == 20)
             #expect(page.allSatisfy { $0.comments.count == 3 })
             #expect(counting.statements == 2)
 
             counting.reset()
             query.limit = nil
-            let all = try await repository.posts(query)
+            let all = try await repository.posts(query, viewer: account.id)
             #expect(all.count == 30)
             #expect(counting.statements == 2)
 
             counting.reset()
-            _ = try await repository.comments(CollectionQuery())
+            _ = try await repository.comments(CollectionQuery(), viewer: account.id)
             #expect(counting.statements == 1)
         }
     }
