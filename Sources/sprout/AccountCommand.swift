@@ -8,7 +8,7 @@ struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Create, list, inspect, reset, block or delete accounts, and give them roles. Every change is in the audit log.",
-        subcommands: [Create.self, List.self, Show.self, Role.self, ResetPassword.self, Block.self, Unblock.self, Delete.self]
+        subcommands: [Create.self, List.self, Show.self, Role.self, ResetPassword.self, SendPasswordReset.self, SignOutEverywhere.self, Block.self, Unblock.self, Delete.self]
     )
 
     struct Create: AsyncParsableCommand {
@@ -107,6 +107,39 @@ struct AccountCommand: AsyncParsableCommand {
                 let newPassword = try await administration.resetPassword(reference, to: password, by: .commandLine())
                 print("Password of \(account.username) (id \(account.id)) reset.")
                 if password == nil { print("New password: \(newPassword)") }
+            }
+        }
+    }
+
+    struct SendPasswordReset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "send-password-reset",
+            abstract: "Mail the account a password-reset link (the running server sends it; without SMTP_URL see `sprout mail list`)."
+        )
+        @Argument(help: "An id, a username or an email.") var account: String
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let reference = account
+            try await withAdministration(data) { administration in
+                let account = try await administration.sendPasswordReset(reference, by: .commandLine())
+                print("A reset mail to \(account.email) is in the outbox.")
+            }
+        }
+    }
+
+    struct SignOutEverywhere: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sign-out-everywhere", abstract: "End every token and browser session of an account."
+        )
+        @Argument(help: "An id, a username or an email.") var account: String
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let reference = account
+            try await withAdministration(data) { administration in
+                let account = try await administration.signOutEverywhere(reference, by: .commandLine())
+                print("Signed \(account.username) (id \(account.id)) out everywhere.")
             }
         }
     }

@@ -6,8 +6,8 @@ import SproutServer
 struct BoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
-        abstract: "List, create, rename or archive boards.",
-        subcommands: [List.self, Create.self, Rename.self, Archive.self]
+        abstract: "List, create, rename, move, archive or delete boards (every change is in the audit log).",
+        subcommands: [List.self, Create.self, Rename.self, Move.self, Archive.self, Unarchive.self, Writable.self, Delete.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -25,12 +25,12 @@ struct BoardCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a board at the end of the menu.")
         @Option(help: "The board's name (1…50 characters).") var name: String
         @Option(help: "normal, notice (posts carry the notice badge) or anonymous (writers show as 익명).") var type: String = "normal"
-        @Flag(help: "Nobody may write in it (the API token never may).") var readOnly = false
+        @Flag(help: "Only moderators and admins may write in it, as in 공지사항 (the API token never may).") var readOnly = false
         @OptionGroup var data: DataOptions
 
         func run() async throws {
             let (name, type, writable) = (name, type, !readOnly)
-            try await withBoards(data) { boards in print(try await boards.create(name: name, type: type, writable: writable).line) }
+            try await withBoards(data) { boards in print(try await boards.create(name: name, type: type, writable: writable, by: .commandLine()).line) }
         }
     }
 
@@ -42,18 +42,68 @@ struct BoardCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (id, name) = (id, name)
-            try await withBoards(data) { boards in print(try await boards.rename(id: id, to: name).line) }
+            try await withBoards(data) { boards in print(try await boards.rename(id: id, to: name, by: .commandLine()).line) }
+        }
+    }
+
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a board to a place in the menu (1 is first).")
+        @Argument(help: "The board's id.") var id: Int
+        @Option(help: "Its new place, from 1.") var to: Int
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let (id, position) = (id, to)
+            try await withBoards(data) { boards in for board in try await boards.move(id: id, to: position, by: .commandLine()) { print(board.line) } }
         }
     }
 
     struct Archive: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Hide a board from the menu; its posts are no longer served.")
+        static let configuration = CommandConfiguration(abstract: "Make a board read-only and take it out of the menu; its posts stay readable.")
         @Argument(help: "The board's id.") var id: Int
         @OptionGroup var data: DataOptions
 
         func run() async throws {
             let id = id
-            try await withBoards(data) { boards in print(try await boards.archive(id: id).line) }
+            try await withBoards(data) { boards in print(try await boards.setArchived(id: id, true, by: .commandLine()).line) }
+        }
+    }
+
+    struct Unarchive: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring an archived board back to the menu.")
+        @Argument(help: "The board's id.") var id: Int
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let id = id
+            try await withBoards(data) { boards in print(try await boards.setArchived(id: id, false, by: .commandLine()).line) }
+        }
+    }
+
+    struct Writable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let every account write in a board (yes), or only moderators and admins (no).")
+        @Argument(help: "The board's id.") var id: Int
+        @Argument(help: "yes or no.") var answer: String
+        @OptionGroup var data: DataOptions
+
+        func validate() throws {
+            guard ["yes", "no"].contains(answer) else { throw ValidationError("Answer yes or no.") }
+        }
+
+        func run() async throws {
+            let (id, writable) = (id, answer == "yes")
+            try await withBoards(data) { boards in print(try await boards.setWritable(id: id, writable, by: .commandLine()).line) }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a board that has no posts.")
+        @Argument(help: "The board's id.") var id: Int
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let id = id
+            try await withBoards(data) { boards in print("Deleted: " + (try await boards.delete(id: id, by: .commandLine()).line)) }
         }
     }
 }
@@ -63,7 +113,7 @@ private func withBoards(_ data: DataOptions, _ body: @escaping @Sendable (BoardA
     do {
         try await withDatabase(configuration) { database in
             try await database.prepare(configuration)
-            try await body(BoardAdministration(database: database))
+            try await body(BoardAdministration(database: database, configuration: configuration))
         }
     } catch let error as BoardAdministrationError {
         throw ValidationError(error.description)

@@ -7,8 +7,8 @@ import SproutWire
 struct VendorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vendor",
-        abstract: "Make an account a vendor, show a vendor's credentials, or rotate its secret.",
-        subcommands: [Create.self, Show.self, RotateSecret.self]
+        abstract: "Make an account a vendor, list vendors, show one's credentials, rotate its secret, disable or enable it.",
+        subcommands: [Create.self, List.self, Show.self, RotateSecret.self, Disable.self, Enable.self]
     )
 
     struct Create: AsyncParsableCommand {
@@ -39,7 +39,7 @@ struct VendorCommand: AsyncParsableCommand {
             let (reference, name) = (account ?? accountOption ?? "", name)
             let credentials = ImportedVendorCredentials(identifier: identifier, secret: secret, vendorID: vendorID)
             try await withVendors(data) { vendors in
-                print(try await vendors.create(account: reference, name: name, credentials: credentials).text)
+                print(try await vendors.create(account: reference, name: name, credentials: credentials, by: .commandLine()).text)
             }
         }
     }
@@ -65,7 +65,47 @@ struct VendorCommand: AsyncParsableCommand {
 
         func run() async throws {
             let reference = vendor
-            try await withVendors(data) { vendors in print(try await vendors.rotateSecret(reference).text) }
+            try await withVendors(data) { vendors in print(try await vendors.rotateSecret(reference, by: .commandLine()).text) }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List vendors in id order (no secrets).")
+        @Option(help: "Show vendors after this id.") var after: Int = 0
+        @Option(help: "At most this many (1…1000).") var limit: Int = 100
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let (after, limit) = (after, limit)
+            try await withVendors(data) { vendors in
+                let list = try await vendors.list(afterID: after, limit: limit)
+                if list.isEmpty { print("No vendors.") }
+                for vendor in list {
+                    print("\(vendor.id)\t\(vendor.name)\t\(vendor.identifier)\taccount \(vendor.accountID)\t\(vendor.disabled ? "disabled" : "active")")
+                }
+            }
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Disable a vendor: it can change no product until enabled (its products stay listed).")
+        @Argument(help: "The vendor's id or name, or its account's id, username or email.") var vendor: String
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let reference = vendor
+            try await withVendors(data) { vendors in print(try await vendors.setDisabled(reference, true, by: .commandLine()).text) }
+        }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let a disabled vendor change its products again.")
+        @Argument(help: "The vendor's id or name, or its account's id, username or email.") var vendor: String
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let reference = vendor
+            try await withVendors(data) { vendors in print(try await vendors.setDisabled(reference, false, by: .commandLine()).text) }
         }
     }
 }
@@ -93,6 +133,7 @@ extension VendorSummary {
         secret:     \(secret)
         account id: \(accountID)
         created:    \(MarketTimestamp.string(from: createdAt))
+        state:      \(disabled ? "disabled" : "active")
         """
     }
 }

@@ -40,6 +40,8 @@ public struct AccountAdministration: Sendable {
     let hasher: PasswordHasher
     let deletion: AccountDeletion
     let audit: AuditTrail
+    let mailer: Mailer
+    let publicURL: String
     private var executor: any SQLExecutor { accounts.executor }
 
     public init(database: SproutDatabase, configuration: SproutConfiguration) {
@@ -51,6 +53,8 @@ public struct AccountAdministration: Sendable {
         }
         deletion = AccountDeletion(accounts: accounts, images: images, logger: makeLogger(level: configuration.server.logLevel))
         audit = AuditTrail(executor: database.executor, retentionDays: configuration.admin.auditRetentionDays)
+        mailer = Mailer(configuration.mail, logger: makeLogger(level: configuration.server.logLevel))
+        publicURL = configuration.server.publicURL
     }
 
     /// With the default settings but bcrypt's cost: for tools that find, reset or block (deletion would look for
@@ -165,6 +169,26 @@ public struct AccountAdministration: Sendable {
             )
         }
         return password
+    }
+
+    /// Sends the account a password-reset mail, as `/account/forgot-password` would (the mail worker of a running
+    /// `sprout serve` delivers it; without SMTP it is held in the outbox and logged). The code, the mail and the
+    /// entry are one transaction. Nothing changes on the account until its owner uses the link.
+    public func sendPasswordReset(_ reference: String, by actor: AuditActor) async throws -> AccountSummary {
+        let account = try await account(reference)
+        let code = AccountCodes.newCode()
+        let now = Date().truncatedToMilliseconds
+        let mail = AccountMails.passwordReset(to: account, code: code, publicURL: publicURL)
+        let exists: SQLStatement = "EXISTS (SELECT 1 FROM accounts WHERE id = \(bind: account.id))"
+        let entry = AuditEntry(action: "account.send-password-reset", target: "account:\(account.id)", changes: ["reset-mail": .init(before: nil, after: account.email)])
+        let recorded = try await executor.writeSequence(
+            [Self.lock(account.id), AccountCodes.store(code, accountID: account.id, purpose: .passwordReset, email: nil, at: now),
+             mailer.statement(for: mail, at: now, onlyIf: exists)] + audit.prune(at: now) + [audit.record(entry, by: actor, at: now, when: exists)],
+            as: SQLInt.self
+        )
+        guard !recorded.isEmpty else { throw AccountAdministrationError.notFound(reference) }
+        mailer.queued(mail)
+        return AccountSummary(account)
     }
 
     /// Ends every token and web session of the account ("sign out everywhere" on its behalf).

@@ -13,6 +13,7 @@ enum AdminMigrations {
             "ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT 'user' CHECK (role IN ('user', 'moderator', 'admin'))",
             "ALTER TABLE accounts ADD COLUMN blocked_reason TEXT",
             "ALTER TABLE accounts ADD COLUMN last_login_at REAL",
+            "ALTER TABLE market_vendors ADD COLUMN disabled_at REAL",
             "CREATE INDEX accounts_created_idx ON accounts (created_at)",
             """
             CREATE TABLE audit_log (
@@ -70,6 +71,7 @@ enum AdminMigrations {
             "ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT 'user' CHECK (role IN ('user', 'moderator', 'admin'))",
             "ALTER TABLE accounts ADD COLUMN blocked_reason TEXT",
             "ALTER TABLE accounts ADD COLUMN last_login_at TIMESTAMPTZ",
+            "ALTER TABLE market_vendors ADD COLUMN disabled_at TIMESTAMPTZ",
             "CREATE INDEX accounts_created_idx ON accounts (created_at)",
             """
             CREATE TABLE audit_log (

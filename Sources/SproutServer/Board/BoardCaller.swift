@@ -5,8 +5,10 @@ enum BoardCaller: Sendable {
     case account(Account)
     case staticToken
 
-    var accountID: Int? {
-        if case .account(let account) = self { return account.id }
+    var accountID: Int? { account?.id }
+
+    var account: Account? {
+        if case .account(let account) = self { return account }
         return nil
     }
 }

@@ -94,7 +94,7 @@ struct BoardController<Context: CallerRequestContext> {
         let caller = context.caller
         let board = try await board(context, now: clock.now)
         guard case .account(let account) = caller else { throw BoardError.readOnlyToken }
-        guard board.writable else { throw BoardError.notWritable }
+        guard board.isWritable(by: account) else { throw BoardError.notWritable }
         return (account, board)
     }
 

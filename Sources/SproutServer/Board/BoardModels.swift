@@ -63,10 +63,17 @@ extension BoardPost {
 }
 
 extension Board {
+    /// Who may write here: nobody in an archived board (read-only, out of the menu); in a read-only board such as
+    /// 공지사항 only moderators and admins (its notices); in the others every account.
+    func isWritable(by account: Account?) -> Bool {
+        guard let account, !archived else { return false }
+        return writable || account.role.mayModerate
+    }
+
     func json(for caller: BoardCaller) -> BoardJSON {
         BoardJSON(
             boardId: id, displayName: displayName, boardType: boardType.rawValue, isFavorite: false, hasNewPost: hasNewPost,
-            orderNo: orderNo, capability: BoardCapabilityJSON(writable: writable && caller.accountID != nil, manageable: false)
+            orderNo: orderNo, capability: BoardCapabilityJSON(writable: isWritable(by: caller.account), manageable: false)
         )
     }
 }

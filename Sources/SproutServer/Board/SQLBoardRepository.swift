@@ -34,7 +34,7 @@ struct SQLBoardRepository: Sendable {
         let statement: SQLStatement = """
             SELECT \(raw: Self.boardColumns),
               EXISTS (SELECT 1 FROM board_posts n WHERE n.board_id = b.id AND n.created_at > \(bind: now.addingTimeInterval(-BoardPost.newFor)) AND n.hidden_at IS NULL) AS has_new_post
-            FROM board_boards b WHERE b.id = \(bind: id) AND NOT b.archived
+            FROM board_boards b WHERE b.id = \(bind: id)
             """
         return try await executor.readFirst(statement, as: Board.self)
     }

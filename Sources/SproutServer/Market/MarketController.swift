@@ -117,6 +117,7 @@ struct MarketController<Context: ClientOriginRequestContext & CallerRequestConte
               identifier.utf8.count <= 100,
               let vendor = try await products.vendors.vendor(identifier: identifier.lowercased())
         else { throw MarketError.unknownIdentifier }
+        guard vendor.disabledAt == nil else { throw MarketError.vendorDisabled }
         return vendor
     }
 

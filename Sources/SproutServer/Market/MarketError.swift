@@ -10,6 +10,7 @@ struct MarketError: MessageError {
 
     static let unknownIdentifier = MarketError(status: .unauthorized, message: "A known vendor identifier is required in the identifier header.")
     static let wrongSecret = MarketError(status: .forbidden, message: "The vendor secret is missing or wrong.")
+    static let vendorDisabled = MarketError(status: .forbidden, message: "An administrator disabled this vendor: it cannot change products.")
     static let notYourProduct = MarketError(status: .forbidden, message: "This product belongs to another vendor.")
     static let productNotFound = MarketError(status: .notFound, message: "No product has this id.")
     static let imageNotFound = MarketError(status: .notFound, message: "No image has this name.")

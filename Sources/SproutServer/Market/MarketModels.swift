@@ -8,6 +8,8 @@ struct MarketVendor: Sendable, Equatable {
     let identifier: String
     let secret: String
     let createdAt: Date
+    /// When an administrator disabled it: it can change nothing until enabled again.
+    var disabledAt: Date? = nil
 }
 
 enum MarketCurrency: String, Sendable, CaseIterable {

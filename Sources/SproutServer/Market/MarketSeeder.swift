@@ -32,7 +32,7 @@ public struct MarketSeeder: Sendable {
         do {
             vendor = try await administration.find(accountUsername)
         } catch VendorAdministrationError.notAVendor {
-            vendor = try await administration.create(account: accountUsername, name: "새싹상회")
+            vendor = try await administration.create(account: accountUsername, name: "새싹상회", by: .commandLine())
         }
         for number in 0..<count {
             let image = ByteBuffer(bytes: DemoProductImage.png(width: 96, height: 72, seed: number))

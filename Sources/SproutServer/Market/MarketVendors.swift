@@ -13,7 +13,10 @@ struct MarketVendors: Sendable {
 
     /// Makes a vendor; credentials given in `imported` (an old app's compiled-in identifier, secret and vendor id)
     /// are checked and kept, the rest are issued as for any new vendor.
-    func create(accountID: Int, name: String, credentials imported: ImportedVendorCredentials) async throws -> MarketVendor {
+    func create(
+        accountID: Int, name: String, credentials imported: ImportedVendorCredentials,
+        recording audit: ((_ made: SQLStatement, _ madeID: SQLStatement) -> [SQLStatement])? = nil
+    ) async throws -> MarketVendor {
         let name = name.trimmingWhitespace
         guard Self.nameLength.contains(name.count) else {
             throw MarketError.badRequest("name must be \(Self.nameLength.lowerBound) to \(Self.nameLength.upperBound) characters long.")
@@ -24,7 +27,7 @@ struct MarketVendors: Sendable {
         let credentials = try imported.checked()
         let result = try await repository.create(
             accountID: accountID, name: name, identifier: credentials.identifier ?? UUID().uuidString.lowercased(),
-            secret: credentials.secret ?? Self.newSecret(), id: credentials.vendorID, at: clock.now
+            secret: credentials.secret ?? Self.newSecret(), id: credentials.vendorID, at: clock.now, recording: audit
         )
         switch result {
         case .success(let vendor): return vendor
@@ -35,8 +38,8 @@ struct MarketVendors: Sendable {
         }
     }
 
-    func rotateSecret(accountID: Int) async throws -> MarketVendor {
-        guard let vendor = try await repository.rotateSecret(accountID: accountID, to: Self.newSecret()) else {
+    func rotateSecret(accountID: Int, recording audit: [SQLStatement] = []) async throws -> MarketVendor {
+        guard let vendor = try await repository.rotateSecret(accountID: accountID, to: Self.newSecret(), recording: audit) else {
             throw MarketError.notAVendor
         }
         return vendor

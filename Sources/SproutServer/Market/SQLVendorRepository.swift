@@ -9,7 +9,7 @@ struct SQLVendorRepository: Sendable {
     let sealer: SecretSealer
 
     /// What `SealedVendorRow` reads.
-    static let columns = "id, account_id, name, identifier, secret, created_at, sealed_secret"
+    static let columns = "id, account_id, name, identifier, secret, created_at, sealed_secret, disabled_at"
     static let secretPurpose = "market_vendors.secret"
 
     enum CreateFailure: Error {
@@ -22,7 +22,8 @@ struct SQLVendorRepository: Sendable {
     /// One INSERT; on a unique-key clash nothing is written and the clash is named. `id` is given only when an
     /// old app's compiled-in vendor id is imported; otherwise the database numbers the vendor.
     func create(
-        accountID: Int, name: String, identifier: String, secret: String, id: Int? = nil, at now: Date
+        accountID: Int, name: String, identifier: String, secret: String, id: Int? = nil, at now: Date,
+        recording audit: ((_ made: SQLStatement, _ madeID: SQLStatement) -> [SQLStatement])? = nil
     ) async throws -> Result<MarketVendor, CreateFailure> {
         let sealed = try sealer.seal(secret, purpose: Self.secretPurpose)
         let chosenID: SQLStatement = id.map { ", \(bind: $0)" } ?? ""
@@ -31,7 +32,20 @@ struct SQLVendorRepository: Sendable {
             VALUES (\(bind: accountID), \(bind: name), \(bind: Self.nameKey(name)), \(bind: identifier), '', \(bind: sealed), \(bind: now)\(chosenID))
             ON CONFLICT DO NOTHING RETURNING \(raw: Self.columns)
             """
-        if let vendor = try await executor.writeFirst(statement, as: SealedVendorRow.self)?.opened(with: sealer) {
+        let written: SealedVendorRow?
+        if let audit {
+            // The sealed secret is unique (a fresh nonce each time): it finds this insert and nothing else.
+            written = try await executor.writeSequence(
+                [statement] + audit(
+                    "EXISTS (SELECT 1 FROM market_vendors WHERE sealed_secret = \(bind: sealed))",
+                    "(SELECT id FROM market_vendors WHERE sealed_secret = \(bind: sealed))"
+                ) + ["SELECT \(raw: Self.columns) FROM market_vendors WHERE sealed_secret = \(bind: sealed)"],
+                as: SealedVendorRow.self
+            ).first
+        } else {
+            written = try await executor.writeFirst(statement, as: SealedVendorRow.self)
+        }
+        if let vendor = try written?.opened(with: sealer) {
             if id != nil, executor.dialect == .postgres {
                 // An id chosen by hand does not move PostgreSQL's sequence; move it past every id in use, so the
                 // next vendor the API makes does not collide. (SQLite's AUTOINCREMENT follows by itself.)
@@ -62,12 +76,13 @@ struct SQLVendorRepository: Sendable {
     }
 
     /// Replaces the secret; nil when the account is no vendor.
-    func rotateSecret(accountID: Int, to secret: String) async throws -> MarketVendor? {
+    /// `audit`: statements written first in the same transaction (an administrator's entry).
+    func rotateSecret(accountID: Int, to secret: String, recording audit: [SQLStatement] = []) async throws -> MarketVendor? {
         let sealed = try sealer.seal(secret, purpose: Self.secretPurpose)
-        return try await executor.writeFirst(
-            "UPDATE market_vendors SET secret = '', sealed_secret = \(bind: sealed) WHERE account_id = \(bind: accountID) RETURNING \(raw: Self.columns)",
+        return try await executor.writeSequence(
+            audit + ["UPDATE market_vendors SET secret = '', sealed_secret = \(bind: sealed) WHERE account_id = \(bind: accountID) RETURNING \(raw: Self.columns)"],
             as: SealedVendorRow.self
-        )?.opened(with: sealer)
+        ).first?.opened(with: sealer)
     }
 
     /// Seals the secrets an older Sprout stored plain; answers how many. Safe beside other processes: a row is
@@ -84,6 +99,13 @@ struct SQLVendorRepository: Sendable {
             )
         }
         return plain.count
+    }
+
+    /// Every vendor in id order after `afterID`, at most `limit` (the console's list).
+    func list(afterID: Int, limit: Int) async throws -> [MarketVendor] {
+        try await executor.read(
+            "SELECT \(raw: Self.columns) FROM market_vendors WHERE id > \(bind: afterID) ORDER BY id LIMIT \(bind: limit)", as: SealedVendorRow.self
+        ).map { try $0.opened(with: sealer) }
     }
 
     private func vendor(where condition: SQLStatement) async throws -> MarketVendor? {
@@ -105,12 +127,16 @@ private struct SealedVendorRow: SQLRowDecodable {
         sealedSecret = try row.optionalString("sealed_secret")
         vendor = MarketVendor(
             id: try row.int("id"), accountID: try row.int("account_id"), name: try row.string("name"),
-            identifier: try row.string("identifier"), secret: "", createdAt: try row.date("created_at")
+            identifier: try row.string("identifier"), secret: "", createdAt: try row.date("created_at"),
+            disabledAt: try row.optionalDate("disabled_at")
         )
     }
 
     func opened(with sealer: SecretSealer) throws -> MarketVendor {
         let secret = try sealedSecret.map { try sealer.open($0, purpose: SQLVendorRepository.secretPurpose) } ?? plainSecret
-        return MarketVendor(id: vendor.id, accountID: vendor.accountID, name: vendor.name, identifier: vendor.identifier, secret: secret, createdAt: vendor.createdAt)
+        return MarketVendor(
+            id: vendor.id, accountID: vendor.accountID, name: vendor.name, identifier: vendor.identifier, secret: secret, createdAt: vendor.createdAt,
+            disabledAt: vendor.disabledAt
+        )
     }
 }

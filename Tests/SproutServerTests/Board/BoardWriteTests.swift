@@ -87,20 +87,25 @@ import Testing
     @Test func boardAdministrationCreatesRenamesAndArchives() async throws {
         try await withTestApp { client, database in
             let administration = BoardAdministration(database: database)
-            let created = try await administration.create(name: "개발 게시판", type: "normal")
+            let created = try await administration.create(name: "개발 게시판", type: "normal", by: .commandLine())
             #expect(created.orderNo == 4 && created.writable)
-            let renamed = try await administration.rename(id: created.id, to: "iOS 게시판")
+            let renamed = try await administration.rename(id: created.id, to: "iOS 게시판", by: .commandLine())
             #expect(renamed.displayName == "iOS 게시판")
             let account = try await client.signUp("admin-watcher")
             let shown = try await client.send(.get, "/api/v2/boards", headers: account.bearer)
             #expect(shown.json?["value"]?.array?.count == 4)
-            _ = try await administration.archive(id: created.id)
+            _ = try await administration.setArchived(id: created.id, true, by: .commandLine())
             let hidden = try await client.send(.get, "/api/v2/boards", headers: account.bearer)
             #expect(hidden.json?["value"]?.array?.count == 3)
-            #expect(try await client.send(.get, "/api/v2/boards/\(created.id)/posts", headers: account.bearer).status == .notFound)
+            // Archived: out of the menu, still readable, written by no one.
+            #expect(try await client.send(.get, "/api/v2/boards/\(created.id)/posts", headers: account.bearer).status == .ok)
+            #expect(try await client.send(
+                .post, "/api/v2/boards/\(created.id)/posts", headers: [.authorization: "Bearer \(account.token)", .contentType: "application/json"],
+                body: #"{"title": "t", "contents": "c"}"#
+            ).status == .forbidden)
             #expect(try await administration.list().count == 4)
-            await #expect(throws: BoardAdministrationError.self) { try await administration.create(name: "x", type: "secret") }
-            await #expect(throws: BoardAdministrationError.self) { try await administration.rename(id: 999, to: "없음") }
+            await #expect(throws: BoardAdministrationError.self) { try await administration.create(name: "x", type: "secret", by: .commandLine()) }
+            await #expect(throws: BoardAdministrationError.self) { try await administration.rename(id: 999, to: "없음", by: .commandLine()) }
         }
     }
 }

@@ -255,13 +255,13 @@ import Testing
         try await withTestApp { client, database in
             let account = try await client.signUp("cli")
             let administration = VendorAdministration(database: database, sealer: .forTests)
-            let created = try await administration.create(account: "cli", name: "CLI 상점")
+            let created = try await administration.create(account: "cli", name: "CLI 상점", by: .commandLine())
             #expect(created.accountID == account.id)
             #expect(try await administration.find("CLI 상점") == created)
             #expect(try await administration.find("cli@example.com") == created)
-            let rotated = try await administration.rotateSecret("cli")
+            let rotated = try await administration.rotateSecret("cli", by: .commandLine())
             #expect(rotated.secret != created.secret && rotated.identifier == created.identifier)
-            await #expect(throws: VendorAdministrationError.self) { try await administration.create(account: "cli", name: "again") }
+            await #expect(throws: VendorAdministrationError.self) { try await administration.create(account: "cli", name: "again", by: .commandLine()) }
             await #expect(throws: VendorAdministrationError.self) { try await administration.find("nobody") }
             let me = try await client.send(.get, "/api/vendors/me", headers: account.bearer)
             #expect(me.json?["secret"]?.string == rotated.secret)

@@ -15,7 +15,7 @@ import Testing
             let administration = VendorAdministration(database: database, sealer: .forTests)
             // The identifier in capitals is still the same UUID: kept lowercase, as the header is matched.
             let imported = ImportedVendorCredentials(identifier: "CD706A3E-66DB-11EC-9626-796401F2341A", secret: "password", vendorID: 58)
-            let summary = try await administration.create(account: "sesac", name: "새싹상회", credentials: imported)
+            let summary = try await administration.create(account: "sesac", name: "새싹상회", credentials: imported, by: .commandLine())
             #expect(summary.id == 58 && summary.identifier == "cd706a3e-66db-11ec-9626-796401f2341a" && summary.secret == "password")
 
             let vendor = TestVendor(account: account, id: 58, name: "새싹상회", identifier: "cd706a3e-66db-11ec-9626-796401f2341a", secret: "password")
@@ -41,7 +41,7 @@ import Testing
             _ = try await client.signUp("first")
             _ = try await client.signUp("second")
             let administration = VendorAdministration(database: database, sealer: .forTests)
-            _ = try await administration.create(account: "first", name: "첫 가게", credentials: Self.compiledIn)
+            _ = try await administration.create(account: "first", name: "첫 가게", credentials: Self.compiledIn, by: .commandLine())
             let refusals: [(ImportedVendorCredentials, String)] = [
                 (ImportedVendorCredentials(identifier: "not-a-uuid"), "identifier must be a UUID"),
                 (ImportedVendorCredentials(secret: "short"), "secret must be 8 to 64"),
@@ -54,7 +54,7 @@ import Testing
             for (credentials, words) in refusals {
                 await #expect(throws: VendorAdministrationError.self, "\(credentials)") {
                     do {
-                        _ = try await administration.create(account: "second", name: "둘째 가게", credentials: credentials)
+                        _ = try await administration.create(account: "second", name: "둘째 가게", credentials: credentials, by: .commandLine())
                     } catch let error as VendorAdministrationError {
                         #expect(error.description.contains(words), "\(credentials): \(error.description)")
                         throw error
@@ -62,7 +62,7 @@ import Testing
                 }
             }
             // Nothing was written by the refusals: the second account can still become a vendor.
-            let second = try await administration.create(account: "second", name: "둘째 가게")
+            let second = try await administration.create(account: "second", name: "둘째 가게", by: .commandLine())
             #expect(second.id != 58 && second.secret.count == 20)
         }
     }
