@@ -101,6 +101,8 @@ extension SproutError {
         case weather
         /// Diary: synchronising with the server.
         case sync
+        /// Any app: reporting an item to the moderators.
+        case report
     }
 
     /// The kinds a plain HTTP contract tells apart (the todos API): no answer, cancelled, and the status.

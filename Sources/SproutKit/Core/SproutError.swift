@@ -20,6 +20,8 @@ public struct SproutError: Error, Sendable, Equatable, CustomStringConvertible {
         case board
         /// The Diary.
         case diary
+        /// Reports to the moderators (`POST /api/reports`), for every app.
+        case reports
     }
 
     /// The service whose rules sorted the failure.
@@ -47,7 +49,7 @@ public struct SproutError: Error, Sendable, Equatable, CustomStringConvertible {
         let serverMessage: String? = switch service {
         case .community: strapi?.readableMessage
         case .market: error.marketErrorBody?.message ?? error.serverMessage
-        case .todos, .board, .diary: error.serverMessage
+        case .todos, .board, .diary, .reports: error.serverMessage
         }
         let kind = Self.kind(of: error, service: service, messageID: strapi?.formMessageID)
         var fieldErrors: [String: [String]] = [:]
@@ -114,6 +116,7 @@ public struct SproutError: Error, Sendable, Equatable, CustomStringConvertible {
         case .board: boardKind(of: error)
         case .market: marketKind(of: error)
         case .diary: diaryKind(of: error)
+        case .reports: httpKind(of: error)
         case .todos: httpKind(of: error)
         }
     }
@@ -126,6 +129,7 @@ public struct SproutError: Error, Sendable, Equatable, CustomStringConvertible {
         case .board: boardMessage(for: kind, during: operation) ?? operation.flatMap(boardMessage(for:))
         case .market: marketMessage(for: kind, during: operation, serverMessage: serverMessage)
         case .diary: diaryMessage(for: kind, during: operation)
+        case .reports: reportMessage(for: kind)
         case .todos: nil
         }
     }
