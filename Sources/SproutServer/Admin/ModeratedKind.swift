@@ -35,6 +35,25 @@ public enum ModeratedKind: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The join from the row aliased `t` to its author's account, aliased `a`.
+    var authorJoin: String {
+        switch self {
+        case .post, .comment: "JOIN accounts a ON a.id = t.user_id"
+        case .product: "JOIN market_vendors v ON v.id = t.vendor_id JOIN accounts a ON a.id = v.account_id"
+        case .boardPost: "JOIN accounts a ON a.id = t.account_id"
+        }
+    }
+
+    /// SQL giving the searchable text of the row aliased `t` (the moderation list's text filter).
+    var textColumn: String {
+        switch self {
+        case .post: "t.text"
+        case .comment: "t.comment"
+        case .product: "t.search_text"
+        case .boardPost: "t.title || ' ' || t.contents"
+        }
+    }
+
     /// The audit log's name of one item: `post:12`.
     func target(_ id: Int) -> String { "\(rawValue):\(id)" }
 

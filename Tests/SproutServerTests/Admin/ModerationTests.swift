@@ -123,6 +123,30 @@ import Testing
         }
     }
 
+    @Test func theModerationListFiltersByAuthorTextReportsAndHiddenAndPagesByID() async throws {
+        try await withTestApp { client, database in
+            let spammer = try await client.signUp("spammer")
+            let regular = try await client.signUp("regular")
+            var spam: [Int] = []
+            for index in 0..<3 { spam.append(try await client.createPost("싼 광고 \(index) 100% 할인", as: spammer)) }
+            let fine = try await client.createPost("오늘 날씨 좋네요", as: regular)
+            _ = try await client.send(.post, "/api/reports", headers: [.authorization: "Bearer \(regular.token)", .contentType: "application/json"],
+                                      body: #"{"kind": "post", "id": \#(spam[0]), "reason": "광고"}"#)
+            _ = try await Moderation(database: database, configuration: SproutConfiguration()).apply(.hide, to: .post, ids: [spam[1]], by: Self.moderator)
+            let queue = ModerationQueue(database: database)
+            #expect(try await queue.items(ModerationFilter(kind: .post)).map(\.id) == [fine, spam[2], spam[1], spam[0]])
+            #expect(try await queue.items(ModerationFilter(kind: .post, author: "spammer")).count == 3)
+            #expect(try await queue.items(ModerationFilter(kind: .post, text: "100%")).map(\.id) == [spam[2], spam[1], spam[0]])
+            #expect(try await queue.items(ModerationFilter(kind: .post, text: "0%")).count == 3)
+            #expect(try await queue.items(ModerationFilter(kind: .post, text: "_")).isEmpty)
+            let reported = try await queue.items(ModerationFilter(kind: .post, onlyReported: true))
+            #expect(reported.map(\.id) == [spam[0]] && reported.first?.openReports == 1)
+            let hidden = try await queue.items(ModerationFilter(kind: .post, onlyHidden: true))
+            #expect(hidden.map(\.id) == [spam[1]] && hidden.first?.hiddenAt != nil)
+            #expect(try await queue.items(ModerationFilter(kind: .post, beforeID: spam[2], limit: 1)).map(\.id) == [spam[1]])
+        }
+    }
+
     @Test func theAuditLogRefusesEdits() async throws {
         try await withTestApp { client, database in
             try await client.signUp("someone")
