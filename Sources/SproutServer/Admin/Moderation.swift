@@ -41,7 +41,7 @@ public struct Moderation: Sendable {
         case .restore: "t.hidden_at IS NOT NULL"
         case .delete: "1 = 1"
         }
-        let files = action == .delete && kind == .product ? try await imageFiles(ofProducts: ids) : []
+        let files = action == .delete && kind == .product ? try await MarketImageFileName.ofProducts(where: "market_products.id IN (\(list: ids))", executor: executor) : []
         let change: SQLStatement = switch action {
         case .hide:
             "UPDATE \(raw: table) AS t SET hidden_at = \(bind: now), hidden_by = \(bind: actor.name) WHERE t.id IN (\(list: ids)) AND \(state) RETURNING id"
@@ -88,23 +88,6 @@ public struct Moderation: Sendable {
             SELECT '\(raw: kind.rawValue):' || t.id AS target, \(raw: changes) AS changes FROM \(raw: kind.table) t
             WHERE t.id IN (\(list: ids)) AND \(state)
             """
-    }
-
-    private func imageFiles(ofProducts ids: [Int]) async throws -> [MarketImageFileName] {
-        try await executor.read(
-            "SELECT storage_key, format FROM market_images WHERE product_id IN (\(list: ids))",
-            as: StoredImageRow.self
-        ).flatMap { MarketImageFileName.pair(key: $0.key, format: $0.format) }
-    }
-
-    private struct StoredImageRow: SQLRowDecodable {
-        let key: String
-        let format: MarketImageFormat
-
-        init(row: some SQLRow) throws {
-            key = try row.string("storage_key")
-            format = MarketImageFormat(rawValue: try row.string("format")) ?? .jpeg
-        }
     }
 }
 

@@ -78,3 +78,27 @@ struct MarketImageFileName: Sendable, Hashable, CustomStringConvertible {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 }
+
+extension MarketImageFileName {
+    /// The file names (originals and thumbnails) of the images of the products `condition` selects (SQL over
+    /// `market_products`), read before those products are deleted so their files can go after the commit.
+    static func ofProducts(where condition: SQLStatement, executor: any SQLExecutor) async throws -> [MarketImageFileName] {
+        try await executor.read(
+            """
+            SELECT market_images.storage_key, market_images.format FROM market_images
+            JOIN market_products ON market_products.id = market_images.product_id WHERE \(condition)
+            """,
+            as: StoredImageRow.self
+        ).flatMap { pair(key: $0.key, format: $0.format) }
+    }
+
+    private struct StoredImageRow: SQLRowDecodable {
+        let key: String
+        let format: MarketImageFormat
+
+        init(row: some SQLRow) throws {
+            key = try row.string("storage_key")
+            format = MarketImageFormat(rawValue: try row.string("format")) ?? .jpeg
+        }
+    }
+}

@@ -166,7 +166,7 @@ struct MarketProducts: Sendable {
             currency: changes.currency?.rawValue ?? product.currency, price: changes.price ?? product.price,
             discountedPrice: changes.discountedPrice ?? product.discountedPrice, stock: changes.stock ?? product.stock,
             creationKey: product.creationKey, thumbnailImageID: changes.thumbnailImageID ?? product.thumbnailImageID,
-            createdAt: product.createdAt, images: product.images
+            createdAt: product.createdAt, images: product.images, vendorAccountID: product.vendorAccountID, hiddenAt: product.hiddenAt
         )
         try MarketInput.checkDiscount(merged.discountedPrice, price: merged.price)
         return merged

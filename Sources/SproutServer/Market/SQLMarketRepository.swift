@@ -185,7 +185,7 @@ private struct ReplacedProductRow: SQLRowDecodable {
             id: current.id, vendorID: current.vendorID, vendorName: current.vendorName, vendorCreatedAt: current.vendorCreatedAt,
             name: name, description: description, currency: currency, price: price, discountedPrice: discountedPrice,
             stock: stock, creationKey: current.creationKey, thumbnailImageID: thumbnailImageID, createdAt: current.createdAt,
-            images: current.images
+            images: current.images, vendorAccountID: current.vendorAccountID, hiddenAt: current.hiddenAt
         )
     }
 }
