@@ -79,7 +79,7 @@ final class SMTPSink: Sendable {
     }
 
     /// Waits until `count` messages have arrived (at most `seconds`), and answers them.
-    func waitForMessages(_ count: Int, seconds: Double = 10) async throws -> [Received] {
+    func waitForMessages(_ count: Int, seconds: Double = 30) async throws -> [Received] {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             let now = received
