@@ -54,7 +54,7 @@ import Testing
             #expect(blocked.status == .ok)
             _ = try await AccountAdministration(database: database, passwordHashCost: 4).setBlocked("fallen", true, reason: "test", by: .commandLine())
             for path in ["/admin"] + Self.adminPaths {
-                #expect(try await client.page(path, cookie: admin.cookie).status == .notFound, path)
+                #expect(try await client.page(path, cookie: admin.cookie).status == .notFound, "\(path)")
             }
             // Not even a fresh log-in opens it: the log-in is refused.
             #expect(try await client.logInOnWeb("fallen").status == .badRequest)

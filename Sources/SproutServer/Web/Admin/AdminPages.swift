@@ -71,7 +71,7 @@ struct AdminPages<Context: CallerRequestContext> {
         let days: [DayRow]
         let openReports: String
         let backup: String
-        let backupTime: String
+        let backupTime: String?
         let databaseSize: String
         let freeDisk: String
     }
@@ -100,7 +100,7 @@ struct AdminPages<Context: CallerRequestContext> {
             days: (0..<ConsoleStatistics.days).reversed().map { DayRow(day: labels[$0], signUps: signUps[$0], content: content[$0]) },
             openReports: ConsoleFormat.number(try await statistics.openReports()),
             backup: backup.map { ConsoleFormat.time($0.at) } ?? "없음",
-            backupTime: ConsoleFormat.machineTime(backup?.at),
+            backupTime: backup.map { ConsoleFormat.machineTime($0.at) },
             databaseSize: ConsoleFormat.bytes(try await statistics.databaseBytes()),
             freeDisk: ConsoleFormat.bytes(statistics.freeDiskBytes())
         )
