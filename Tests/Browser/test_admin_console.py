@@ -30,6 +30,12 @@ def no_sideways_scrolling(driver) -> bool:
     return driver.execute_script("return document.documentElement.scrollWidth") <= width(driver)
 
 
+def sign_out(driver):
+    if width(driver) < 641:
+        click(driver, "menu-button")  # on a phone the log-out button is in the menu
+    log_out(driver)
+
+
 def make_admin(binary, server, name):
     subprocess.run(
         [str(binary), "account", "create", name, "--email", f"{name}@example.com", "--password", "password1",
@@ -49,7 +55,7 @@ def test_an_admin_blocks_a_user_who_then_sees_the_reason_and_the_audit_page_show
     assert not driver.find_elements(By.ID, "console-link")
     driver.get(server.url("/admin"))
     assert "페이지를 찾을 수 없어요" in driver.title
-    log_out(driver)
+    sign_out(driver)
 
     log_in(driver, server, f"chief{suffix}")
     if width(driver) < 641:
@@ -64,6 +70,8 @@ def test_an_admin_blocks_a_user_who_then_sees_the_reason_and_the_audit_page_show
     driver.get(server.url("/admin/accounts"))
     fill(driver, "account-search", f"rowdy{suffix}")
     click(driver, "account-search-submit")
+    # The old page's text goes stale as the search's page loads: wait for the new address first.
+    wait(driver, lambda d: "q=rowdy" in d.current_url, message="the search was not sent")
     wait(driver, lambda d: "모두 1개" in text_of(d, "accounts-count"), message="search found nothing")
     link = driver.find_element(By.LINK_TEXT, f"rowdy{suffix}")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
@@ -89,7 +97,7 @@ def test_an_admin_blocks_a_user_who_then_sees_the_reason_and_the_audit_page_show
     assert reason in entry.text
     assert no_sideways_scrolling(driver)
     screenshot(driver, f"admin-audit-{suffix}")
-    log_out(driver)
+    sign_out(driver)
 
     # The blocked user logs in and is told why.
     driver.get(server.url("/account/login"))
