@@ -257,9 +257,11 @@ class Board:
 
 
 class Server:
-    def __init__(self, base: str, data_dir: Path):
+    def __init__(self, base: str, data_dir: Path, env: dict | None = None):
         self.base = base
         self.data_dir = data_dir
+        # The server's environment (its DATABASE_URL on the PostgreSQL pass), for `sprout` commands on its database.
+        self.env = env or dict(os.environ)
         self.api = Api(base)
         self.community = Community(base)
         self.market = Market(base)
@@ -363,7 +365,7 @@ def server(binary, tmp_path, request, server_env):
             if time.monotonic() > deadline:
                 raise RuntimeError("sprout serve did not answer /health within 30s")
             time.sleep(0.1)
-        yield Server(base, data_dir)
+        yield Server(base, data_dir, env)
     finally:
         process.terminate()
         try:

@@ -225,6 +225,27 @@ public struct AccountAdministration: Sendable {
         try await accounts.list(afterID: afterID, limit: limit).map(AccountSummary.init)
     }
 
+    /// Accounts whose username or email contains `text` (any case for ASCII letters), in id order: the page of
+    /// `limit` after skipping `offset`, with how many match in all. An empty text matches every account.
+    public func search(_ text: String, offset: Int = 0, limit: Int = 50) async throws -> (accounts: [AccountSummary], total: Int) {
+        let folded = text.trimmingCharacters(in: .whitespaces).lowercased()
+        // LIKE's own characters in the text are matched as themselves.
+        let pattern = "%" + folded.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let matches: SQLStatement = folded.isEmpty
+            ? "1 = 1"
+            : "(lower(username) LIKE \(bind: pattern) ESCAPE '\\' OR lower(email) LIKE \(bind: pattern) ESCAPE '\\')"
+        let total = try await executor.readFirst("SELECT count(*) FROM accounts WHERE \(matches)", as: SQLInt.self)?.value ?? 0
+        let page = try await executor.read(
+            """
+            SELECT \(raw: SQLAccountRepository.columns) FROM accounts WHERE \(matches)
+            ORDER BY id LIMIT \(bind: min(max(limit, 1), 500)) OFFSET \(bind: max(offset, 0))
+            """,
+            as: Account.self
+        )
+        return (page.map(AccountSummary.init), total)
+    }
+
     /// The account named by an id, a username or an email address (any case).
     public func find(_ reference: String) async throws -> AccountSummary {
         AccountSummary(try await account(reference))

@@ -31,8 +31,8 @@ struct AccountAuthenticator: Sendable {
         }
         if let token = request.cookieValue(named: WebSessions.cookieName) {
             // A stale cookie is no credential: the browser simply is not signed in any more.
-            guard let account = try await sessions.account(forToken: token), !account.isBlocked else { return .anonymous }
-            return .account(account, .sessionCookie(token: token))
+            guard let session = try await sessions.session(forToken: token), !session.account.isBlocked else { return .anonymous }
+            return .account(session.account, .sessionCookie(token: token, lastSeenAt: session.lastSeenAt))
         }
         return .anonymous
     }

@@ -24,7 +24,7 @@ struct AccountSessionsController<Context: CallerRequestContext> {
     }
 
     @Sendable func list(_ request: Request, context: SignedIn) async throws -> Response {
-        let current: String? = if case .sessionCookie(let token) = context.credential { WebSessions.hash(token) } else { nil }
+        let current: String? = if case .sessionCookie(let token, _) = context.credential { WebSessions.hash(token) } else { nil }
         let list = try await sessions.list(accountID: context.account.id).map { session in
             AccountSessionJSON(
                 id: session.publicID, device: session.device, ipAddress: session.address,

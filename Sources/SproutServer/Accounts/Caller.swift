@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 /// Who is calling: resolved once per request by `CallerMiddleware` and kept on the request context, then answered
@@ -18,8 +19,10 @@ enum Caller: Sendable {
     enum Credential: Sendable, Equatable {
         /// A Bearer token, by its id (`AccountTokenClaims.tokenID`).
         case bearerToken(id: String)
-        /// The web app's session cookie, by its token (hashed only when a password change needs to keep it).
-        case sessionCookie(token: String)
+        /// The web app's session cookie, by its token (hashed only when a password change needs to keep it), with
+        /// when the session was last seen before this request (the console's idle timeout reads it: the lookup
+        /// that found the session has already moved it to now).
+        case sessionCookie(token: String, lastSeenAt: Date?)
     }
 
     var account: Account? {

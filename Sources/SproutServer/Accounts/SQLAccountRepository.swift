@@ -152,7 +152,7 @@ enum KeptCredential: Sendable {
     init(_ credential: Caller.Credential) {
         switch credential {
         case .bearerToken(let id): self = .token(id)
-        case .sessionCookie(let token): self = .session(WebSessions.hash(token))
+        case .sessionCookie(let token, _): self = .session(WebSessions.hash(token))
         }
     }
 

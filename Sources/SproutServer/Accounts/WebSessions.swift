@@ -32,9 +32,9 @@ struct WebSessions: Sendable {
         return token
     }
 
-    /// The account whose session the token is, if the session exists and has not expired. Its "last seen" moves
-    /// when it is more than a minute old.
-    func account(forToken token: String) async throws -> Account? {
+    /// The account whose session the token is, if the session exists and has not expired, with when the session
+    /// was last seen before this lookup. Its "last seen" moves when it is more than a minute old.
+    func session(forToken token: String) async throws -> (account: Account, lastSeenAt: Date?)? {
         let now = clock.now
         let hash = Self.hash(token)
         guard let found = try await executor.readFirst(
@@ -48,7 +48,7 @@ struct WebSessions: Sendable {
         if found.lastSeenAt.map({ now.timeIntervalSince($0) > Self.lastSeenResolution }) ?? true {
             try await executor.writeAll(["UPDATE web_sessions SET last_seen_at = \(bind: now) WHERE token_hash = \(bind: hash)"])
         }
-        return found.account
+        return (found.account, found.lastSeenAt)
     }
 
     /// The account's live sessions, most recently seen first.

@@ -158,7 +158,30 @@ func buildRouter(
     router.addRoutes(MarketPages<SproutRequestContext>(renderer: web.renderer, maxImageBytes: configuration.market.maxImageBytes).endpoints)
     router.addRoutes(BoardPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(DiaryPages<SproutRequestContext>(renderer: web.renderer).endpoints)
+    router.addRoutes(adminConsole(configuration, database: database, accounts: accounts, renderer: web.renderer, clock: clock).endpoints)
     return router
+}
+
+/// The console (`/admin…`): its pages and the account actions, over the same administration code as `sprout account`.
+private func adminConsole(
+    _ configuration: SproutConfiguration, database: SproutDatabase, accounts: AccountsParts, renderer: WebPageRenderer, clock: WallClock
+) -> AdminPages<SproutRequestContext> {
+    let administration = AccountAdministration(database: database, configuration: configuration)
+    return AdminPages(
+        renderer: renderer, administration: administration,
+        audit: AuditTrail(database: database, configuration: configuration),
+        statistics: ConsoleStatistics(
+            executor: database.executor, database: database.settings, dataDirectory: configuration.data.directory,
+            backupDirectory: configuration.backup.directory(dataDirectory: configuration.data.directory)
+        ),
+        sessions: accounts.sessions,
+        actions: AdminAccountActions(
+            renderer: renderer, administration: administration, service: accounts.service,
+            writeGuard: ConsoleWriteGuard(ledger: RateLimitLedger(executor: database.executor), clock: clock),
+            cookie: SessionCookie(publicURL: configuration.server.publicURL), maxBodySize: configuration.server.maxRequestBodySize
+        ),
+        clock: clock
+    )
 }
 
 public func makeLogger(level: Logger.Level) -> Logger {

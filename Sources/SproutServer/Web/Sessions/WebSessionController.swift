@@ -67,7 +67,14 @@ struct WebSessionController<Context: CallerRequestContext> {
     @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
         try refuseOtherSites(request)
         let input = try AccountInput.login(from: try await request.strapiBodyFields(limit: maxBodySize))
-        let account = try await service.logIn(input, address: context.client.address)
+        let account: Account
+        do {
+            account = try await service.logIn(input, address: context.client.address)
+        } catch let refusal as StrapiError where BlockedLogIn.isBlocked(refusal) {
+            // The password was right (it is checked before the block), so the reason may be told.
+            let blocked = input.isEmail ? try await service.accounts.find(email: input.identifier) : try await service.accounts.find(username: input.identifier)
+            throw BlockedLogIn(refusal: refusal, reason: blocked?.blockedReason)
+        }
         return try await signIn(account, replacing: request, context: context)
     }
 

@@ -28,7 +28,8 @@ struct WebPageRenderer: Sendable {
             scripts: ["site.js"] + scripts,
             visitor: visitor,
             logInPath: "/account/login?next=" + LocalAddress.encoded(request.returnAddress),
-            signUpPath: "/account/signup?next=" + LocalAddress.encoded(request.returnAddress)
+            signUpPath: "/account/signup?next=" + LocalAddress.encoded(request.returnAddress),
+            console: request.uri.path == "/admin" || request.uri.path.hasPrefix("/admin/")
         )
         do {
             return .html(try templates.page(template, context: context, layout: layout), status: status)

@@ -3,7 +3,7 @@
 /// folders are known by their last name only, so the names must differ; inside them, file names are one namespace
 /// (templates by name, static files under `/static/{name}`), and a name used twice fails at start.
 enum WebResources {
-    static let folders = ["site", "account", "todos", "diary", "community", "market", "board"]
+    static let folders = ["site", "account", "todos", "diary", "community", "market", "board", "admin"]
 
     /// The folders built into the binary. They are part of the build, so a missing one is a broken build.
     static func embedded() throws -> [WebFolder] {

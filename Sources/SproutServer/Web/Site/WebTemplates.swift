@@ -45,6 +45,8 @@ struct LayoutContext {
     let logInPath: String
     /// The header's sign-up link, which also comes back to this page afterwards.
     let signUpPath: String
+    /// A console page (`/admin…`): the header's 관리 link is the current one.
+    let console: Bool
     var content = ""
 }
 

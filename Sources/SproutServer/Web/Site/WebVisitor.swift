@@ -6,10 +6,13 @@ import Hummingbird
 struct WebVisitor: Sendable {
     let id: Int
     let username: String
+    /// Moderators and admins: the header links to the console (`/admin`).
+    let mayModerate: Bool
 
     init(_ account: Account) {
         id = account.id
         username = account.username
+        mayModerate = account.role.mayModerate && !account.isBlocked
     }
 }
 

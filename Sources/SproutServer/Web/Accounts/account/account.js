@@ -24,10 +24,18 @@ const handle = (form, send) => onSubmit(form, error, send);
 const login = $("login-form");
 if (login) {
   handle(login, async () => {
-    const { user } = await api("POST", "/web/session", {
-      identifier: $("login-identifier").value.trim(),
-      password: $("login-password").value,
-    });
+    let user;
+    try {
+      ({ user } = await api("POST", "/web/session", {
+        identifier: $("login-identifier").value.trim(),
+        password: $("login-password").value,
+      }));
+    } catch (failure) {
+      // A blocked account hears why, when the administrator gave a reason (only /web/session carries it).
+      const reason = failure.status === 400 && errorId(failure.body) === "Auth.form.error.blocked" ? failure.body?.reason : null;
+      if (typeof reason === "string" && reason) throw new Error(`관리자가 막아 둔 계정이에요. 사유: ${reason}`);
+      throw failure;
+    }
     flashNext(`${user.username} 님, 어서 오세요.`);
     location.assign(nextPage(login));
   });
