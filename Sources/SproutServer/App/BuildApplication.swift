@@ -159,6 +159,17 @@ func buildRouter(
     router.addRoutes(BoardPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(DiaryPages<SproutRequestContext>(renderer: web.renderer).endpoints)
     router.addRoutes(adminConsole(configuration, database: database, accounts: accounts, renderer: web.renderer, clock: clock).endpoints)
+    router.addRoutes(AdminOperationsPages<SproutRequestContext>(
+        renderer: web.renderer,
+        backups: BackupJobs(database: database, configuration: configuration, logger: logger),
+        boards: BoardAdministration(database: database, configuration: configuration),
+        vendors: VendorAdministration(database: database, configuration: configuration),
+        sessions: accounts.sessions, cookie: SessionCookie(publicURL: configuration.server.publicURL),
+        write: ConsoleWrite(
+            renderer: web.renderer, writeGuard: ConsoleWriteGuard(ledger: RateLimitLedger(executor: database.executor), clock: clock),
+            maxBodySize: configuration.server.maxRequestBodySize
+        )
+    ).endpoints)
     return router
 }
 
