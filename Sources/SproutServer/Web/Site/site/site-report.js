@@ -68,6 +68,7 @@ function setUpDialog(dialog) {
 
   function setBusy(value) {
     busy = value;
+    form.dataset.busy = String(value);
     form.setAttribute("aria-busy", String(value));
     check();
   }
@@ -82,9 +83,9 @@ function setUpDialog(dialog) {
     reason.focus();
   }
 
-  // site.js watches every form with required fields and may enable the button; this runs after it, and the
-  // length rule has the last word.
-  reason.addEventListener("input", check);
+  // site.js watches every form with required fields and enables the button once the reason has text; this
+  // listener, on the form too and added after site.js's, runs after it, so the length rule has the last word.
+  form.addEventListener("input", check);
   reason.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
     event.preventDefault();
