@@ -21,8 +21,10 @@ def driver_for(request, size):
 
 
 def settled(driver):
-    wait(driver, lambda d: not d.find_elements(By.ID, "loading") or not d.find_element(By.ID, "loading").is_displayed(),
-         message="the page never finished loading")
+    # In one script: the not-found panel may take the loading line away between two lookups.
+    wait(driver, lambda d: d.execute_script(
+        "const l = document.getElementById('loading'); return !l || l.hidden || l.offsetParent === null"),
+        message="the page never finished loading")
 
 
 def open_page(driver, server, path):
