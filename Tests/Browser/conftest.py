@@ -257,9 +257,10 @@ class Board:
 
 
 class Server:
-    def __init__(self, base: str, data_dir: Path, env: dict | None = None):
+    def __init__(self, base: str, data_dir: Path, binary: Path | None = None, env: dict | None = None):
         self.base = base
         self.data_dir = data_dir
+        self.binary = binary
         # The server's environment (its DATABASE_URL on the PostgreSQL pass), for `sprout` commands on its database.
         self.env = env or dict(os.environ)
         self.api = Api(base)
@@ -269,6 +270,14 @@ class Server:
 
     def url(self, path: str = "/") -> str:
         return self.base + path
+
+    def sprout(self, *arguments: str) -> str:
+        """Runs `sprout ARGUMENTS --data-dir …` on the database the server uses (the same environment: in the
+        PostgreSQL pass its DATABASE_URL), as an operator would beside it; returns what it printed."""
+        done = subprocess.run([str(self.binary), *arguments, "--data-dir", str(self.data_dir)], env=self.env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"sprout {' '.join(arguments)}: {done.stdout}{done.stderr}"
+        return done.stdout
 
 
 @pytest.fixture(scope="session")
@@ -365,7 +374,7 @@ def server(binary, tmp_path, request, server_env):
             if time.monotonic() > deadline:
                 raise RuntimeError("sprout serve did not answer /health within 30s")
             time.sleep(0.1)
-        yield Server(base, data_dir, env)
+        yield Server(base, data_dir, binary, env)
     finally:
         process.terminate()
         try:

@@ -1,8 +1,10 @@
-// Sprout web, Board: a post. Edit and delete for its writer (deleting after a confirmation), and a reply to it.
+// Sprout web, Board: a post. Edit and delete for its writer (deleting after a confirmation), a reply to it, 신고
+// for everyone else (site-report.js), and the mark on the writer's own post that a moderator hid.
 
 import { api } from "./site-api.js";
 import { showError } from "./site-forms.js";
 import { notFound } from "./site-not-found.js";
+import { showHiddenMark, reportTarget } from "./site-report.js";
 import { flashNext } from "./site-toast.js";
 import { $, API, boardDate, logInAgain, POST_GONE, postPath, showBadges } from "./board-common.js";
 
@@ -28,6 +30,8 @@ export function setUpPost() {
     $("post-contents").textContent = post.contents;
     $("post-edit").href = `${postPath(boardID, postID)}/edit`;
     $("post-actions").hidden = !post.isOwner;
+    reportTarget($("post-report"), "board-post", postID, !post.isOwner);
+    showHiddenMark($("post-hidden"), post);
     const reply = $("post-reply");
     reply.href = `/board/${boardID}/write?reply=${postID}`;
     reply.hidden = !writable;

@@ -1,9 +1,11 @@
 // Sprout web, Community: one post and its comments. Edit and delete appear only on the visitor's own, and
-// deleting asks first, in the app's words.
+// deleting asks first, in the app's words; 신고 only on other people's (site-report.js), and the visitor's own
+// items that a moderator hid carry a mark.
 
 import { api } from "./site-api.js";
 import { onSubmit, refreshForm, setBusy, showError } from "./site-forms.js";
 import { notFound } from "./site-not-found.js";
+import { showHiddenMark, reportTarget } from "./site-report.js";
 import { flashNext } from "./site-toast.js";
 import { $, guardLength, isMine, logInAgain, POST_GONE, sendWithKeys, showTime } from "./community-common.js";
 
@@ -32,6 +34,8 @@ export function setUpPost() {
     showTime($("post-date"), post);
     $("post-text").textContent = post.text;
     $("post-actions").hidden = !isMine(post);
+    reportTarget($("post-report"), "post", post.id, !isMine(post));
+    showHiddenMark($("post-hidden"), post);
     $("post-edit").href = `/community/write?post=${post.id}`;
     article.hidden = false;
   }
@@ -55,6 +59,8 @@ export function setUpPost() {
     item.querySelector(".comment-text").textContent = comment.comment;
     const mine = isMine(comment);
     item.querySelector(".comment-actions").hidden = !mine;
+    reportTarget(item.querySelector(".comment-report"), "comment", comment.id, !mine);
+    showHiddenMark(item.querySelector(".comment-hidden"), comment);
     item.querySelector(".comment-edit").setAttribute("aria-label", "댓글 수정");
     item.querySelector(".comment-delete").setAttribute("aria-label", "댓글 삭제");
   }

@@ -9,6 +9,7 @@
 import { api } from "./site-api.js";
 import { endlessList } from "./site-endless-list.js";
 import { showError } from "./site-forms.js";
+import { showHiddenMark } from "./site-report.js";
 import { $, logInAgain, PAGE_SIZE, sessionEnded, showTime } from "./community-common.js";
 import { setUpPost } from "./community-post.js";
 import { setUpWrite } from "./community-write.js";
@@ -33,6 +34,8 @@ function setUpFeed() {
     item.querySelector(".post-author").textContent = post.user ? post.user.username : "(알 수 없음)";
     showTime(item.querySelector(".post-date"), post);
     item.querySelector(".post-text").textContent = post.text;
+    // The feed lists the visitor's own hidden posts too (nobody else's): marked, as on the post's page.
+    showHiddenMark(item.querySelector(".post-hidden"), post);
     item.querySelector(".post-comments").textContent = `댓글 ${Array.isArray(post.comments) ? post.comments.length : 0}개`;
     return item;
   }

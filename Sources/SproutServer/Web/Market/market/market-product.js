@@ -1,10 +1,13 @@
-// Sprout web, Open Market: a product's page. Its images in a carousel (buttons, arrow keys, swipes), and edit and
-// delete for its own vendor.
+// Sprout web, Open Market: a product's page. Its images in a carousel (buttons, arrow keys, swipes), edit and
+// delete for its own vendor, 신고 for everyone else signed in (site-report.js), and the mark on the vendor's own
+// product that a moderator hid.
 
 import { api } from "./site-api.js";
 import { showError } from "./site-forms.js";
 import { notFound } from "./site-not-found.js";
+import { showHiddenMark, reportTarget } from "./site-report.js";
 import { flashNext } from "./site-toast.js";
+import { me } from "./site-visitor.js";
 import { $, failureText, myVendor, PRODUCT_GONE, sameOrigin } from "./market-common.js";
 import { showPrice, showStock } from "./market-price.js";
 
@@ -54,7 +57,11 @@ export function setUpProduct() {
     carousel.classList.toggle("is-single", images.length < 2);
     showSlide(0);
     $("product-edit").href = `/market/products/${product.id}/edit`;
-    $("product-actions").hidden = !(vendor && vendor.id === product.vendor_id);
+    const mine = Boolean(vendor && vendor.id === product.vendor_id);
+    $("product-actions").hidden = !mine;
+    // A signed-in visitor may report another vendor's product; signed out there is nobody to report as.
+    reportTarget($("product-report"), "product", product.id, me !== null && !mine);
+    showHiddenMark($("product-hidden"), product);
     $("product").hidden = false;
   }
 

@@ -104,6 +104,12 @@ const TEXTS = {
   "title is the first line: it cannot hold a line break.": "제목은 한 줄로 써 주세요.",
   "Weather is not available: this server has no OpenWeather API key (OPENWEATHER_API_KEY).": "이 서버에서는 날씨를 알 수 없어요.",
   "lat must be a number from -90 to 90 and lon one from -180 to 180.": "위치 정보가 올바르지 않아요.",
+  // Reports (ReportError.swift): the 신고 dialog of every app
+  "Sign in to report: a Bearer token or the web app's session.": "신고하려면 로그인해 주세요.",
+  "There is no such item to report.": "신고할 내용을 찾을 수 없어요. 삭제되었거나 숨겨졌을 수 있어요.",
+  "Too many reports from this account in the last hour; try again later.": "한 시간 동안 신고할 수 있는 횟수를 넘었어요. 잠시 뒤에 다시 해 주세요.",
+  "reason must be 1 to 1000 characters.": "신고 이유는 1자 이상 1,000자 이하로 써 주세요.",
+  "kind must be one of post, comment, product, board-post.": "신고할 수 없는 종류예요. 페이지를 새로 고친 뒤 다시 해 주세요.",
   // Any service: a body that could not be read
   "The request body is not valid JSON.": UNREADABLE,
   "The request body must be a JSON object.": UNREADABLE,
