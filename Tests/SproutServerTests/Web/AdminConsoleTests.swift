@@ -71,6 +71,7 @@ import Testing
                 ("block", "reason=spam+again", "account.block", "blocked"),
                 ("unblock", "", "account.unblock", "unblocked"),
                 ("sign-out", "", "account.sign-out-everywhere", "signed-out"),
+                ("send-reset", "", "account.send-password-reset", "reset-sent"),
                 ("role", "role=moderator", "account.role", "role"),
             ]
             for step in steps {

@@ -35,6 +35,12 @@ struct AdminAccountActions<Context: CallerRequestContext> {
                 return .done("signed-out")
             }
         }
+        admins.post("accounts/{id}/send-reset") { request, context in
+            try await self.act(request, context, allowedOnSelf: true) { id, _, actor, _ in
+                _ = try await administration.sendPasswordReset(String(id), by: actor)
+                return .done("reset-sent")
+            }
+        }
         admins.post("accounts/{id}/role") { request, context in
             try await self.act(request, context) { id, fields, actor, _ in
                 guard let role = fields["role"]?.asText.flatMap(AccountRole.init(rawValue:)) else { return .error("role") }

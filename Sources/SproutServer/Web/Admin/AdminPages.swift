@@ -292,6 +292,7 @@ struct ConsoleFlash {
         "blocked": "계정을 막았어요. 다음 로그인 때 이유가 보여요.",
         "unblocked": "계정 막기를 풀었어요.",
         "signed-out": "이 계정을 모든 기기에서 로그아웃시켰어요.",
+        "reset-sent": "비밀번호 재설정 메일을 보냈어요. 링크는 한 시간 동안 쓸 수 있어요.",
         "role": "역할을 바꿨어요.",
         "deleted": "계정을 삭제했어요.",
         "unchanged": "바뀐 것이 없어요.",
