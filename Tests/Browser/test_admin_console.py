@@ -109,3 +109,44 @@ def test_an_admin_blocks_a_user_who_then_sees_the_reason_and_the_audit_page_show
     assert "관리자가 막아 둔 계정이에요" in message
     assert reason in message
     screenshot(driver, f"admin-blocked-login-{suffix}")
+
+
+def test_an_admin_backs_up_from_the_console_and_manages_the_board_menu(driver, server, binary):
+    suffix = "d" if width(driver) > 600 else "p"
+    make_admin(binary, server, f"keeper{suffix}")
+    log_in(driver, server, f"keeper{suffix}")
+
+    # Back up now: the page follows the job until its archive is listed for download.
+    driver.get(server.url("/admin/backups"))
+    click(driver, "backup-start")
+    wait(driver, lambda d: d.find_elements(By.ID, "console-flash"), message="no message after starting")
+    assert "백업을 시작했어요" in text_of(driver, "console-flash")
+    # The page reloads itself while the job runs: look again after each reload.
+    wait(driver, lambda d: "data-running" not in d.page_source and d.find_elements(By.CSS_SELECTOR, "#backup-archives a[download]"),
+         timeout=60, message="the archive never appeared")
+    archive = driver.find_element(By.CSS_SELECTOR, "#backup-archives a[download]")
+    assert archive.text.startswith("sprout-backup-") and archive.text.endswith(".tar")
+    assert "완료" in driver.find_element(By.ID, "backup-jobs").text
+    assert no_sideways_scrolling(driver)
+    screenshot(driver, f"admin-backups-{suffix}")
+
+    # A board for announcements only staff write in, first in the menu.
+    driver.get(server.url("/admin/boards"))
+    name = f"운영 소식 {suffix}"
+    fill(driver, "board-new-name", name)
+    driver.find_element(By.CSS_SELECTOR, "#board-new-writable option[value='no']").click()
+    driver.execute_script("document.getElementById('board-create').requestSubmit()")
+    wait(driver, lambda d: d.find_elements(By.ID, "console-flash"), message="no message after creating")
+    assert "게시판을 만들었어요" in text_of(driver, "console-flash")
+    row = [r for r in driver.find_elements(By.CSS_SELECTOR, "#boards-table tbody tr") if name in r.text][0]
+    assert "운영진만" in row.text
+    row.find_element(By.XPATH, ".//button[contains(., '맨 위로')]").click()
+    wait(driver, lambda d: "board-moved" in d.current_url, message="the move was not sent")
+    wait(driver, lambda d: name in d.find_element(By.CSS_SELECTOR, "#boards-table tbody tr").text, message="not moved first")
+    assert no_sideways_scrolling(driver)
+    screenshot(driver, f"admin-boards-{suffix}")
+
+    # Both changes are in the audit log under this admin.
+    driver.get(server.url(f"/admin/audit?actor=keeper{suffix}"))
+    text = driver.find_element(By.ID, "audit-list").text
+    assert "backup.create" in text and "board.create" in text and "board.move" in text
