@@ -235,7 +235,8 @@ public struct AccountAdministration: Sendable {
         let matches: SQLStatement = folded.isEmpty
             ? "1 = 1"
             : "(lower(username) LIKE \(bind: pattern) ESCAPE '\\' OR lower(email) LIKE \(bind: pattern) ESCAPE '\\')"
-        let total = try await executor.readFirst("SELECT count(*) FROM accounts WHERE \(matches)", as: SQLInt.self)?.value ?? 0
+        // A substring search scans: fenced as a slow read, like the apps' searches.
+        let total = try await executor.slowRead("SELECT count(*) FROM accounts WHERE \(matches)", as: SQLInt.self).first?.value ?? 0
         let page = try await executor.read(
             """
             SELECT \(raw: SQLAccountRepository.columns) FROM accounts WHERE \(matches)
