@@ -74,20 +74,21 @@ struct AdminPages<Context: CallerRequestContext> {
         let backupTime: String?
         let databaseSize: String
         let freeDisk: String
+        /// When the counts and charts were counted (kept for a minute).
+        let countedAt: String
     }
 
     private func overview(_ request: Request, context: Context) async throws -> Response {
         let now = clock.now
-        let counts = try await statistics.counts()
-        let signUps = try await statistics.signUpsPerDay(now: now)
-        let content = try await statistics.newContentPerDay(now: now)
-        let start = ConsoleStatistics.chartStart(now: now)
+        let figures = try await statistics.overviewFigures(now: now)
+        let (counts, signUps, content) = (figures.counts, figures.signUps, figures.content)
+        let start = ConsoleStatistics.chartStart(now: figures.countedAt)
         let labels = (0..<ConsoleStatistics.days).map { ConsoleFormat.day(start.addingTimeInterval(Double($0) * 86_400)) }
         let backup = statistics.newestBackup()
         let page = OverviewContext(
             nav: nav(context, current: "overview"),
             counts: [
-                CountItem(name: "계정", value: ConsoleFormat.number(try await statistics.accountCount())),
+                CountItem(name: "계정", value: ConsoleFormat.number(figures.accounts)),
                 CountItem(name: "할 일", value: ConsoleFormat.number(counts.todos)),
                 CountItem(name: "커뮤니티 글", value: ConsoleFormat.number(counts.posts)),
                 CountItem(name: "댓글", value: ConsoleFormat.number(counts.comments)),
@@ -102,7 +103,8 @@ struct AdminPages<Context: CallerRequestContext> {
             backup: backup.map { ConsoleFormat.time($0.at) } ?? "없음",
             backupTime: backup.map { ConsoleFormat.machineTime($0.at) },
             databaseSize: ConsoleFormat.bytes(try await statistics.databaseBytes()),
-            freeDisk: ConsoleFormat.bytes(statistics.freeDiskBytes())
+            freeDisk: ConsoleFormat.bytes(statistics.freeDiskBytes()),
+            countedAt: ConsoleFormat.time(figures.countedAt)
         )
         return try render("admin-overview", page, title: "개요", request: request, context: context)
     }

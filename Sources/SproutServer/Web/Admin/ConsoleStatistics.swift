@@ -49,6 +49,19 @@ struct ConsoleStatistics: Sendable {
     let database: DatabaseSettings
     let dataDirectory: String
     let backupDirectory: String
+    let overviewCache = OverviewFiguresCache()
+
+    /// The counts and the charts, at most a minute old (`OverviewFiguresCache`).
+    func overviewFigures(now: Date) async throws -> OverviewFigures {
+        let statistics = self
+        return try await overviewCache.figures(now: now) {
+            async let counts = statistics.counts()
+            async let accounts = statistics.accountCount()
+            async let signUps = statistics.signUpsPerDay(now: now)
+            async let content = statistics.newContentPerDay(now: now)
+            return OverviewFigures(counts: try await counts, accounts: try await accounts, signUps: try await signUps, content: try await content, countedAt: now)
+        }
+    }
 
     /// Days the charts show, today (UTC) last.
     static let days = 30
