@@ -170,6 +170,7 @@ func buildRouter(
             maxBodySize: configuration.server.maxRequestBodySize
         )
     ).endpoints)
+    router.addRoutes(moderationConsole(configuration, database: database, accounts: accounts, renderer: web.renderer, clock: clock).endpoints)
     return router
 }
 
@@ -192,6 +193,21 @@ private func adminConsole(
             cookie: SessionCookie(publicURL: configuration.server.publicURL), maxBodySize: configuration.server.maxRequestBodySize
         ),
         clock: clock
+    )
+}
+
+/// The console's moderation and reports pages (moderators and admins), over the same code as `sprout moderate`.
+private func moderationConsole(
+    _ configuration: SproutConfiguration, database: SproutDatabase, accounts: AccountsParts, renderer: WebPageRenderer, clock: WallClock
+) -> AdminModerationPages<SproutRequestContext> {
+    AdminModerationPages(
+        renderer: renderer, queue: ModerationQueue(database: database), reports: Reports(database: database),
+        links: ModeratedItemLinks(executor: database.executor), sessions: accounts.sessions,
+        actions: AdminModerationActions(
+            renderer: renderer, moderation: Moderation(database: database, configuration: configuration), service: accounts.service,
+            writeGuard: ConsoleWriteGuard(ledger: RateLimitLedger(executor: database.executor), clock: clock),
+            cookie: SessionCookie(publicURL: configuration.server.publicURL), maxBodySize: configuration.server.maxRequestBodySize
+        )
     )
 }
 
