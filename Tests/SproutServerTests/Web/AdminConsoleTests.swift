@@ -226,8 +226,10 @@ import Testing
             let second = try await client.page("/admin/accounts?q=member&page=2", cookie: admin.cookie)
             #expect(second.body.contains("모두 55개 중 51–55"))
             #expect(try await administration.search("M12@EXAMPLE").total == 1, "email, any case")
-            #expect(try await administration.search("_").total == 1, "LIKE's characters are themselves")
-            #expect(try await administration.search("%").total == 1)
+            #expect(try await administration.search("MEMBER5").total == 7, "member5 and member50…55, any case")
+            #expect(try await administration.search("odd_").total == 1, "LIKE's characters are themselves")
+            #expect(try await administration.search("zz%").total == 1)
+            #expect(try await administration.search("ember").total == 0, "the start of a name, by index")
         }
     }
 
