@@ -61,7 +61,7 @@ def log_in() -> tuple[str, str]:
     response = connection.getresponse()
     response.read()
     cookie = response.getheader("Set-Cookie").split(";")[0]
-    connection.request("GET", "/admin/audit", headers={"Cookie": cookie})
+    connection.request("GET", "/admin/moderation?kind=post", headers={"Cookie": cookie})
     page = connection.getresponse().read().decode()
     csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
     return cookie, csrf.group(1) if csrf else ""
