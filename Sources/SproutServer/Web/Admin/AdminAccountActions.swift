@@ -81,18 +81,14 @@ struct AdminAccountActions<Context: CallerRequestContext> {
         let fields = try await request.bodyFields(limit: maxBodySize) { _ in HTTPError(.badRequest) }
         do {
             try await writeGuard.check(fields, sessionToken: token, accountID: admin.id)
-        } catch ConsoleWriteGuard.Refusal.formToken {
-            return try refusal(.forbidden, "이 양식은 더 쓸 수 없어요", "페이지를 새로 불러온 뒤 다시 해 주세요.", request: request, admin: admin)
-        } catch ConsoleWriteGuard.Refusal.rateLimited {
-            return try refusal(.tooManyRequests, "관리 작업이 너무 많아요", "1분에 \(ConsoleWriteGuard.writesPerWindow)번까지 할 수 있어요. 잠시 뒤에 다시 해 주세요.", request: request, admin: admin)
+        } catch let refusal as ConsoleWriteGuard.Refusal {
+            let back = "/" + request.uri.path.split(separator: "/").prefix(3).joined(separator: "/")
+            return try ConsoleRefusalPage.render(refusal, back: back, renderer: renderer, request: request, account: admin)
         }
         guard try await administration.accounts.find(id: id) != nil else { throw HTTPError(.notFound) }
         let page = "/admin/accounts/\(id)"
         if admin.id == id, !allowedOnSelf { return .seeOther(page + "?error=self") }
-        let actor = AuditActor(
-            name: admin.username, accountID: admin.id, client: context.client.address,
-            userAgent: request.headers[.userAgent], requestID: context.id
-        )
+        let actor = AuditActor(console: admin, request: request, context: context)
         do {
             switch try await action(id, fields, actor, admin) {
             case .done(let code): return .seeOther(page + "?done=" + code)
@@ -104,19 +100,5 @@ struct AdminAccountActions<Context: CallerRequestContext> {
         } catch AccountAdministrationError.busy {
             return .seeOther(page + "?error=busy")
         }
-    }
-
-    private struct RefusalContext {
-        let heading: String
-        let explanation: String
-        let back: String
-    }
-
-    private func refusal(_ status: HTTPResponse.Status, _ heading: String, _ explanation: String, request: Request, admin: Account) throws -> Response {
-        let back = request.uri.path.split(separator: "/").prefix(3).joined(separator: "/")
-        return try renderer.render(
-            "admin-refusal", context: RefusalContext(heading: heading, explanation: explanation, back: "/" + back),
-            title: heading, current: nil, visitor: WebVisitor(admin), request: request, status: status
-        )
     }
 }

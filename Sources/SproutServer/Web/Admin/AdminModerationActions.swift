@@ -35,20 +35,15 @@ struct AdminModerationActions<Context: CallerRequestContext> {
         }
         do {
             try await writeGuard.check(form.fields, sessionToken: token, accountID: moderator.id)
-        } catch ConsoleWriteGuard.Refusal.formToken {
-            return try refusal(.forbidden, "이 양식은 더 쓸 수 없어요", "페이지를 새로 불러온 뒤 다시 해 주세요.", request: request, moderator: moderator)
-        } catch ConsoleWriteGuard.Refusal.rateLimited {
-            return try refusal(.tooManyRequests, "관리 작업이 너무 많아요", "1분에 \(ConsoleWriteGuard.writesPerWindow)번까지 할 수 있어요. 잠시 뒤에 다시 해 주세요.", request: request, moderator: moderator)
+        } catch let refusal as ConsoleWriteGuard.Refusal {
+            return try ConsoleRefusalPage.render(refusal, back: "/admin/moderation", renderer: renderer, request: request, account: moderator)
         }
         let back = Self.backAddress(form.fields["back"]?.asText)
         func comeBack(_ query: String) -> Response { .seeOther(back + (back.contains("?") ? "&" : "?") + query) }
         guard let kind = form.fields["kind"]?.asText.flatMap(ModeratedKind.init(rawValue:)) else { return comeBack("error=kind") }
         guard !form.ids.isEmpty else { return comeBack("error=none") }
         guard form.ids.count <= Moderation.maximumBatch else { return comeBack("error=too-many") }
-        let actor = AuditActor(
-            name: moderator.username, accountID: moderator.id, client: context.client.address,
-            userAgent: request.headers[.userAgent], requestID: context.id
-        )
+        let actor = AuditActor(console: moderator, request: request, context: context)
         if action == .delete {
             guard form.fields["confirm"]?.asText == "1" else { return comeBack("error=confirm") }
             // The acting moderator's password again, counted by the login limiter like a login (as the account deletion).
@@ -68,19 +63,6 @@ struct AdminModerationActions<Context: CallerRequestContext> {
             !back.contains("\\"), !back.contains("#"), back.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else { return "/admin/moderation" }
         return back
-    }
-
-    private struct RefusalContext {
-        let heading: String
-        let explanation: String
-        let back: String
-    }
-
-    private func refusal(_ status: HTTPResponse.Status, _ heading: String, _ explanation: String, request: Request, moderator: Account) throws -> Response {
-        try renderer.render(
-            "admin-refusal", context: RefusalContext(heading: heading, explanation: explanation, back: "/admin/moderation"),
-            title: heading, current: nil, visitor: WebVisitor(moderator), request: request, status: status
-        )
     }
 }
 

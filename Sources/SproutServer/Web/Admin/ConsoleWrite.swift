@@ -22,35 +22,14 @@ struct ConsoleWrite<Context: CallerRequestContext> {
         let fields = try await request.bodyFields(limit: maxBodySize) { _ in HTTPError(.badRequest) }
         do {
             try await writeGuard.check(fields, sessionToken: token, accountID: account.id)
-        } catch ConsoleWriteGuard.Refusal.formToken {
-            return .failure(Refused(response: try refusal(.forbidden, "이 양식은 더 쓸 수 없어요", "페이지를 새로 불러온 뒤 다시 해 주세요.", request, account)))
-        } catch ConsoleWriteGuard.Refusal.rateLimited {
-            return .failure(Refused(response: try refusal(
-                .tooManyRequests, "관리 작업이 너무 많아요", "1분에 \(ConsoleWriteGuard.writesPerWindow)번까지 할 수 있어요. 잠시 뒤에 다시 해 주세요.", request, account
-            )))
+        } catch let refusal as ConsoleWriteGuard.Refusal {
+            let back = "/" + request.uri.path.split(separator: "/").prefix(2).joined(separator: "/")
+            return .failure(Refused(response: try ConsoleRefusalPage.render(refusal, back: back, renderer: renderer, request: request, account: account)))
         }
-        let actor = AuditActor(
-            name: account.username, accountID: account.id, client: context.client.address,
-            userAgent: request.headers[.userAgent], requestID: context.id
-        )
-        return .success(Checked(fields: fields, actor: actor, account: account))
+        return .success(Checked(fields: fields, actor: AuditActor(console: account, request: request, context: context), account: account))
     }
 
     struct Refused: Error {
         let response: Response
-    }
-
-    private struct RefusalContext {
-        let heading: String
-        let explanation: String
-        let back: String
-    }
-
-    private func refusal(_ status: HTTPResponse.Status, _ heading: String, _ explanation: String, _ request: Request, _ account: Account) throws -> Response {
-        let back = "/" + request.uri.path.split(separator: "/").prefix(2).joined(separator: "/")
-        return try renderer.render(
-            "admin-refusal", context: RefusalContext(heading: heading, explanation: explanation, back: back),
-            title: heading, current: nil, visitor: WebVisitor(account), request: request, status: status
-        )
     }
 }
