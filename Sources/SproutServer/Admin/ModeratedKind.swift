@@ -54,6 +54,16 @@ public enum ModeratedKind: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// SQL giving what the item's address in the web app needs besides its id, of the row aliased `t`: a comment's
+    /// post, a board post's board; NULL for the others.
+    var parentColumn: String {
+        switch self {
+        case .comment: "t.post_id"
+        case .boardPost: "t.board_id"
+        case .post, .product: "NULL"
+        }
+    }
+
     /// The audit log's name of one item: `post:12`.
     func target(_ id: Int) -> String { "\(rawValue):\(id)" }
 

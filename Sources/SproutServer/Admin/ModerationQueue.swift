@@ -12,6 +12,8 @@ public struct ModeratedItem: Sendable, Equatable {
     public let hiddenAt: Date?
     /// Reports of it no moderator has acted on yet (one per person).
     public let openReports: Int
+    /// A comment's post, a board post's board (`ModeratedKind.parentColumn`).
+    public let parentID: Int?
 }
 
 /// What the moderation list shows.
@@ -63,7 +65,8 @@ public struct ModerationQueue: Sendable {
         let whereClause = conditions.isEmpty ? SQLStatement("1 = 1") : SQLStatement.joined(conditions, separator: " AND ")
         let statement: SQLStatement = """
             SELECT t.id, a.id AS author_id, a.username AS author_name, substr(\(raw: kind.excerptColumn), 1, 200) AS excerpt,
-              t.created_at, t.hidden_at, (SELECT count(*) FROM reports r WHERE \(openReports)) AS open_reports
+              t.created_at, t.hidden_at, (SELECT count(*) FROM reports r WHERE \(openReports)) AS open_reports,
+              \(raw: kind.parentColumn) AS parent_id
             FROM \(raw: kind.table) t \(raw: kind.authorJoin)
             WHERE \(whereClause) ORDER BY t.id DESC LIMIT \(bind: min(max(filter.limit, 1), 200))
             """
@@ -76,7 +79,7 @@ public struct ModerationQueue: Sendable {
 }
 
 private struct ModeratedItemRow: SQLRowDecodable {
-    let id: Int, authorID: Int, authorName: String, excerpt: String, createdAt: Date, hiddenAt: Date?, openReports: Int
+    let id: Int, authorID: Int, authorName: String, excerpt: String, createdAt: Date, hiddenAt: Date?, openReports: Int, parentID: Int?
 
     init(row: some SQLRow) throws {
         id = try row.int("id")
@@ -86,12 +89,13 @@ private struct ModeratedItemRow: SQLRowDecodable {
         createdAt = try row.date("created_at")
         hiddenAt = try row.optionalDate("hidden_at")
         openReports = try row.int("open_reports")
+        parentID = try row.optionalInt("parent_id")
     }
 
     func item(_ kind: ModeratedKind) -> ModeratedItem {
         ModeratedItem(
             kind: kind, id: id, authorID: authorID, authorName: authorName, excerpt: excerpt, createdAt: createdAt,
-            hiddenAt: hiddenAt, openReports: openReports
+            hiddenAt: hiddenAt, openReports: openReports, parentID: parentID
         )
     }
 }

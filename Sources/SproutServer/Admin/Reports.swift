@@ -24,6 +24,8 @@ public struct ReportedItem: Sendable, Equatable {
     public let excerpt: String?
     public let authorID: Int?
     public let hidden: Bool
+    /// A comment's post, a board post's board (`ModeratedKind.parentColumn`); nil when gone or not needed.
+    public let parentID: Int?
 }
 
 /// Reports by signed-in people (`POST /api/reports`, the web app's 신고 button) and the open queue the console and
@@ -83,7 +85,8 @@ public struct Reports: Sendable {
                    ORDER BY l.created_at DESC, l.id DESC LIMIT 1) AS latest_reason,
                   (SELECT \(raw: kind.excerptColumn) FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS excerpt,
                   (SELECT \(raw: kind.authorColumn) FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS author_id,
-                  (SELECT t.hidden_at FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS hidden_at
+                  (SELECT t.hidden_at FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS hidden_at,
+                  (SELECT \(raw: kind.parentColumn) FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS parent_id
                 FROM reports r WHERE r.resolved_at IS NULL AND r.kind = \(bind: kind.rawValue)
                 GROUP BY r.kind, r.target_id
                 ORDER BY count(*) DESC, max(r.created_at) DESC LIMIT \(bind: limit + offset)
@@ -136,7 +139,8 @@ extension ReportedItem: SQLRowDecodable {
             kind: ModeratedKind(rawValue: try row.string("kind")) ?? .post, targetID: try row.int("target_id"),
             reporters: try row.int("reporters"), firstReportedAt: try row.date("first_at"), lastReportedAt: try row.date("last_at"),
             latestReason: try row.optionalString("latest_reason") ?? "", excerpt: try row.optionalString("excerpt"),
-            authorID: try row.optionalInt("author_id"), hidden: try !row.isNull("hidden_at")
+            authorID: try row.optionalInt("author_id"), hidden: try !row.isNull("hidden_at"),
+            parentID: try row.optionalInt("parent_id")
         )
     }
 }

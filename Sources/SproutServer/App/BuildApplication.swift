@@ -202,7 +202,7 @@ private func moderationConsole(
 ) -> AdminModerationPages<SproutRequestContext> {
     AdminModerationPages(
         renderer: renderer, queue: ModerationQueue(database: database), reports: Reports(database: database),
-        links: ModeratedItemLinks(executor: database.executor), sessions: accounts.sessions,
+        sessions: accounts.sessions,
         actions: AdminModerationActions(
             renderer: renderer, moderation: Moderation(database: database, configuration: configuration), service: accounts.service,
             writeGuard: ConsoleWriteGuard(ledger: RateLimitLedger(executor: database.executor), clock: clock),

@@ -112,24 +112,14 @@ struct ModerationForm {
 }
 
 /// Where an item is seen in the web app: `/community/posts/12`, a comment on its post's page, `/market/products/3`,
-/// `/board/2/posts/40`. Comments and board posts need a column the moderation list does not carry (their post,
-/// their board): one read for the page's items.
-struct ModeratedItemLinks: Sendable {
-    let executor: any SQLExecutor
-
-    func links(_ kind: ModeratedKind, ids: [Int]) async throws -> [Int: String] {
+/// `/board/2/posts/40`. The lists carry what comments and board posts need (`ModeratedKind.parentColumn`).
+enum ModeratedItemLinks {
+    static func link(_ kind: ModeratedKind, id: Int, parentID: Int?) -> String {
         switch kind {
-        case .post: return Dictionary(uniqueKeysWithValues: ids.map { ($0, "/community/posts/\($0)") })
-        case .product: return Dictionary(uniqueKeysWithValues: ids.map { ($0, "/market/products/\($0)") })
-        case .comment, .boardPost:
-            guard !ids.isEmpty else { return [:] }
-            let statement: SQLStatement = kind == .comment
-                ? "SELECT id, post_id AS parent FROM comments WHERE id IN (\(list: ids))"
-                : "SELECT id, board_id AS parent FROM board_posts WHERE id IN (\(list: ids))"
-            let rows = try await executor.read(statement, as: ParentRow.self)
-            return Dictionary(rows.map { row in
-                (row.id, kind == .comment ? "/community/posts/\(row.parent)#comments-title" : "/board/\(row.parent)/posts/\(row.id)")
-            }, uniquingKeysWith: { first, _ in first })
+        case .post: return "/community/posts/\(id)"
+        case .product: return "/market/products/\(id)"
+        case .comment: return parentID.map { "/community/posts/\($0)#comments-title" } ?? fallback(kind)
+        case .boardPost: return parentID.map { "/board/\($0)/posts/\(id)" } ?? fallback(kind)
         }
     }
 
@@ -139,15 +129,6 @@ struct ModeratedItemLinks: Sendable {
         case .post, .comment: "/community"
         case .product: "/market"
         case .boardPost: "/board"
-        }
-    }
-
-    private struct ParentRow: SQLRowDecodable {
-        let id: Int
-        let parent: Int
-        init(row: some SQLRow) throws {
-            id = try row.int("id")
-            parent = try row.int("parent")
         }
     }
 }

@@ -8,7 +8,6 @@ struct AdminModerationPages<Context: CallerRequestContext> {
     let renderer: WebPageRenderer
     let queue: ModerationQueue
     let reports: Reports
-    let links: ModeratedItemLinks
     let sessions: WebSessions
     let actions: AdminModerationActions<Context>
 
@@ -72,7 +71,6 @@ struct AdminModerationPages<Context: CallerRequestContext> {
         let items = try await queue.items(ModerationFilter(
             kind: kind, author: author, text: query, onlyReported: reported, onlyHidden: onlyHidden, beforeID: before, limit: Self.pageSize
         ))
-        let itemLinks = try await links.links(kind, ids: items.map(\.id))
         // The filters without the page: the base of "다음" and of where actions come back to.
         let filters = "/admin/moderation?kind=" + kind.rawValue
             + (author.map { "&author=" + AdminPages<Context>.queryValue($0) } ?? "")
@@ -87,7 +85,7 @@ struct AdminModerationPages<Context: CallerRequestContext> {
                 ItemRow(
                     kind: kind.rawValue, kindLabel: kind.label, id: item.id, author: item.authorName, excerpt: item.excerpt,
                     created: ConsoleFormat.time(item.createdAt), machineCreated: ConsoleFormat.machineTime(item.createdAt),
-                    hidden: item.hiddenAt != nil, reports: item.openReports, link: itemLinks[item.id] ?? ModeratedItemLinks.fallback(kind)
+                    hidden: item.hiddenAt != nil, reports: item.openReports, link: ModeratedItemLinks.link(kind, id: item.id, parentID: item.parentID)
                 )
             },
             next: items.count == Self.pageSize ? items.last.map { filters + "&before=\($0.id)" } : nil,
@@ -132,10 +130,6 @@ struct AdminModerationPages<Context: CallerRequestContext> {
         // One more than a page, to know whether there is a next one.
         let found = try await reports.queue(kind: kind, limit: Self.pageSize + 1, offset: (page - 1) * Self.pageSize)
         let shown = Array(found.prefix(Self.pageSize))
-        var itemLinks: [ModeratedKind: [Int: String]] = [:]
-        for kind in Set(shown.map(\.kind)) {
-            itemLinks[kind] = try await links.links(kind, ids: shown.filter { $0.kind == kind }.map(\.targetID))
-        }
         let base = "/admin/reports" + (kind.map { "?kind=" + $0.rawValue } ?? "")
         let link: (Int) -> String = { number in base + (kind == nil ? "?" : "&") + "page=\(number)" }
         let reportsContext = ReportsContext(
@@ -148,7 +142,7 @@ struct AdminModerationPages<Context: CallerRequestContext> {
                     kind: item.kind.rawValue, kindLabel: item.kind.label, id: item.targetID, excerpt: item.excerpt ?? "(삭제됨)",
                     gone: item.excerpt == nil, hidden: item.hidden, reporters: item.reporters, reason: item.latestReason,
                     last: ConsoleFormat.time(item.lastReportedAt), machineLast: ConsoleFormat.machineTime(item.lastReportedAt),
-                    link: itemLinks[item.kind]?[item.targetID] ?? ModeratedItemLinks.fallback(item.kind),
+                    link: ModeratedItemLinks.link(item.kind, id: item.targetID, parentID: item.parentID),
                     // The list's page that starts with this item (ids below `before`), its row marked by the anchor.
                     moderationLink: "/admin/moderation?kind=\(item.kind.rawValue)&before=\(item.targetID + 1)#item-\(item.targetID)"
                 )
