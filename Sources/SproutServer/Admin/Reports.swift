@@ -79,17 +79,21 @@ public struct Reports: Sendable {
         var items: [ReportedItem] = []
         for kind in kinds {
             items += try await executor.read(
+                // The page of reported items first, then each joined once to its item (gone: NULLs).
                 """
-                SELECT r.kind, r.target_id, count(*) AS reporters, min(r.created_at) AS first_at, max(r.created_at) AS last_at,
-                  (SELECT l.reason FROM reports l WHERE l.kind = r.kind AND l.target_id = r.target_id AND l.resolved_at IS NULL
+                SELECT g.kind, g.target_id, g.reporters, g.first_at, g.last_at,
+                  (SELECT l.reason FROM reports l WHERE l.kind = g.kind AND l.target_id = g.target_id AND l.resolved_at IS NULL
                    ORDER BY l.created_at DESC, l.id DESC LIMIT 1) AS latest_reason,
-                  (SELECT \(raw: kind.excerptColumn) FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS excerpt,
-                  (SELECT \(raw: kind.authorColumn) FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS author_id,
-                  (SELECT t.hidden_at FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS hidden_at,
-                  (SELECT \(raw: kind.parentColumn) FROM \(raw: kind.table) t WHERE t.id = r.target_id) AS parent_id
-                FROM reports r WHERE r.resolved_at IS NULL AND r.kind = \(bind: kind.rawValue)
-                GROUP BY r.kind, r.target_id
-                ORDER BY count(*) DESC, max(r.created_at) DESC LIMIT \(bind: limit + offset)
+                  \(raw: kind.excerptColumn) AS excerpt, \(raw: kind.authorColumn) AS author_id, t.hidden_at,
+                  \(raw: kind.parentColumn) AS parent_id
+                FROM (
+                  SELECT r.kind, r.target_id, count(*) AS reporters, min(r.created_at) AS first_at, max(r.created_at) AS last_at
+                  FROM reports r WHERE r.resolved_at IS NULL AND r.kind = \(bind: kind.rawValue)
+                  GROUP BY r.kind, r.target_id
+                  ORDER BY count(*) DESC, max(r.created_at) DESC LIMIT \(bind: limit + offset)
+                ) g
+                LEFT JOIN \(raw: kind.table) t ON t.id = g.target_id
+                ORDER BY g.reporters DESC, g.last_at DESC
                 """,
                 as: ReportedItem.self
             )
