@@ -82,6 +82,6 @@ struct PostgresTools: Sendable {
 
     /// `name` quoted as an SQL identifier.
     static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        name.doubleQuoted
     }
 }

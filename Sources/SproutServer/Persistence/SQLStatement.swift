@@ -203,13 +203,29 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 
 extension String {
     /// The text as a `LIKE '%…%' ESCAPE '\'` pattern that matches it literally: `%`, `_` and `\` are escaped.
+    /// By Unicode scalars, as the database reads it: a `%` followed by a combining mark is one `Character`.
     var likeContainsPattern: String {
-        var escaped = "%"
-        for character in self {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        escaped.append("%")
+        for scalar in unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { escaped.append("\\") }
+            escaped.append(scalar)
         }
         escaped.append("%")
-        return escaped
+        return String(escaped)
+    }
+
+    /// The text between double quotes, each quote in it doubled: an SQL identifier, or an FTS5 string. By Unicode
+    /// scalars: a quote followed by a combining mark (an emoji skin tone) is one `Character`, which a
+    /// `Character`-wise replace leaves alone.
+    var doubleQuoted: String {
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 }

@@ -77,7 +77,7 @@ public struct SubstringSearchIndex: Sendable {
     func condition(containing text: String, narrowedBy trigrams: [String]) -> SQLStatement {
         let like = scanCondition(containing: text)
         guard !trigrams.isEmpty else { return like }
-        let query = trigrams.map(Self.phrase).joined(separator: " AND ")
+        let query = trigrams.map(\.doubleQuoted).joined(separator: " AND ")
         return "rowid IN (SELECT rowid FROM \(raw: name) WHERE \(raw: name) MATCH \(bind: query)) AND \(like)"
     }
 
@@ -93,7 +93,7 @@ public struct SubstringSearchIndex: Sendable {
         let unknown = trigrams.filter { counts[$0] == nil }
         if !unknown.isEmpty {
             let statement = SQLStatement.joined(unknown.indices.map { position in
-                "SELECT \(raw: String(position)) AS position, count(*) AS hits FROM \(raw: name) WHERE \(raw: name) MATCH \(bind: Self.phrase(unknown[position]))"
+                "SELECT \(raw: String(position)) AS position, count(*) AS hits FROM \(raw: name) WHERE \(raw: name) MATCH \(bind: unknown[position].doubleQuoted)"
             }, separator: " UNION ALL ")
             var counted: [String: Int] = [:]
             for row in try await executor.slowRead(statement, as: TrigramCountRow.self) where unknown.indices.contains(row.position) {
@@ -118,11 +118,6 @@ public struct SubstringSearchIndex: Sendable {
         let fewest = counts[first] ?? .max
         guard fewest > 0 else { return [first] }
         return Array(ordered.prefix(maximumNarrowingTrigrams).prefix { (counts[$0] ?? .max) / 8 <= fewest })
-    }
-
-    /// A trigram as an FTS5 phrase (quoted, its quotes doubled).
-    private static func phrase(_ trigram: String) -> String {
-        "\"" + trigram.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The match alone, without the index: for a scan in key order that stops at a page's end, which beats the

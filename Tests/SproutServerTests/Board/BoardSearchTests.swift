@@ -32,6 +32,23 @@ import Testing
         }
     }
 
+    /// A quote or a LIKE wildcard followed by a combining mark (an emoji skin tone, an accent) is one Swift
+    /// `Character` with it: escaping by characters missed them, so the FTS5 query had an unterminated string (a
+    /// 500, found by the fuzzer) and `%` matched anything.
+    @Test func quotesAndWildcardsBeforeACombiningMarkAreText() async throws {
+        try await withTestApp { client, _ in
+            let account = try await client.signUp("marks")
+            let quoted = try #require(try await client.writePost("say \"\u{1F3FB}hi", "본문", as: account)["postId"]?.int)
+            let percent = try #require(try await client.writePost("50%\u{301} off", "본문", as: account)["postId"]?.int)
+            let accented = try #require(try await client.writePost("max\u{301}", "본문", as: account)["postId"]?.int)
+            #expect(try await client.searchBoard("y \"\u{1F3FB}h", target: "title", as: account).ids == [quoted])
+            #expect(try await client.searchBoard("\u{12}\u{DD}\"\u{1F3FB}", target: "title", as: account).ids == [])
+            #expect(try await client.searchBoard("0%\u{301} o", target: "title", as: account).ids == [percent])
+            #expect(try await client.searchBoard("%\u{301}", target: "title", as: account).ids == [percent])
+            #expect(try await client.searchBoard("x\u{301}", target: "title", as: account).ids == [accented])
+        }
+    }
+
     @Test func resultsArePagedWithTheirTotal() async throws {
         try await withTestApp { client, _ in
             let account = try await client.signUp("pager")

@@ -223,6 +223,9 @@ import Testing
             let first = try await client.page("/admin/accounts?q=member", cookie: admin.cookie)
             #expect(first.body.contains("모두 55개 중 1–50"))
             #expect(first.body.contains(#"href="/admin/accounts?q=member&amp;page=2""#))
+            // The search box shows the query back: a quote before a combining mark stays inside the attribute.
+            let marked = try await client.page("/admin/accounts?q=%22%CC%81%20autofocus%20onfocus%3Dalert(1)", cookie: admin.cookie)
+            #expect(marked.body.contains(#"value="&quot;\#u{301} autofocus onfocus=alert(1)""#))
             let second = try await client.page("/admin/accounts?q=member&page=2", cookie: admin.cookie)
             #expect(second.body.contains("모두 55개 중 51–55"))
             #expect(try await administration.search("M12@EXAMPLE").total == 1, "email, any case")

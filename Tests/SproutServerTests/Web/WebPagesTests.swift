@@ -118,6 +118,16 @@ import Testing
         #expect(try assets(.init(name: "a.css", text: "body{}"), .init(name: "notes.txt", text: "x"))["notes.txt"] == nil)
     }
 
+    /// swift-mustache escapes whole `Character`s, so a quote followed by a combining mark came out as it was and
+    /// ended the attribute it stood in. The pages' templates escape every Unicode scalar.
+    @Test func aQuoteOrBracketBeforeACombiningMarkIsEscapedInTemplates() throws {
+        let template = WebFolder(name: "site", files: [.init(name: "box.mustache", text: #"<input value="{{text}}">"#)])
+        let library = try WebTemplates(folders: [template]).library
+        let rendered = library.render(["text": "\"\u{301} autofocus onfocus=x '\u{1F3FB} <\u{301}b &\u{301}"], withTemplate: "box")
+        #expect(rendered == "<input value=\"&quot;\u{301} autofocus onfocus=x &#39;\u{1F3FB} &lt;\u{301}b &amp;\u{301}\">")
+        #expect(SVGBarChart.svgText("<\u{301}script>") == "&lt;\u{301}script&gt;")
+    }
+
     /// Every service's folder serves under `/static/{name}`, so a name used in two folders is a mistake caught at start.
     @Test func aFileNameUsedInTwoWebFoldersIsRefused() throws {
         let site = WebFolder(name: "site", files: [.init(name: "site.js", text: "export {};")])

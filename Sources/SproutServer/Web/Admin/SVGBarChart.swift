@@ -41,47 +41,33 @@ struct SVGBarChart: Sendable, Equatable {
         parts.append(
             #"<svg class="bar-chart" viewBox="0 0 \#(Self.width) \#(Self.height)" role="img" aria-labelledby="\#(id)-title \#(id)-desc">"#
         )
-        parts.append(#"<title id="\#(id)-title">\#(Self.escaped(title))</title>"#)
-        parts.append(#"<desc id="\#(id)-desc">\#(Self.escaped(summary))</desc>"#)
+        parts.append(#"<title id="\#(id)-title">\#(Self.svgText(title))</title>"#)
+        parts.append(#"<desc id="\#(id)-desc">\#(Self.svgText(summary))</desc>"#)
         let baseline = Double(Self.height - Self.bottomMargin)
         parts.append(#"<line class="bar-chart-axis" x1="0" y1="\#(Self.number(baseline))" x2="\#(Self.width)" y2="\#(Self.number(baseline))"/>"#)
         for (index, bar) in bars.enumerated() {
             let height = Double(max(bar.value, 0)) * scale
             let x = Double(index) * slot + (slot - barWidth) / 2
             parts.append(
-                #"<rect class="bar-chart-bar" x="\#(Self.number(x))" y="\#(Self.number(baseline - height))" width="\#(Self.number(barWidth))" height="\#(Self.number(height))"><title>\#(Self.escaped("\(bar.label): \(bar.value)"))</title></rect>"#
+                #"<rect class="bar-chart-bar" x="\#(Self.number(x))" y="\#(Self.number(baseline - height))" width="\#(Self.number(barWidth))" height="\#(Self.number(height))"><title>\#(Self.svgText("\(bar.label): \(bar.value)"))</title></rect>"#
             )
         }
         if let first = bars.first, let last = bars.last {
             let labelY = Self.height - 6
-            parts.append(#"<text class="bar-chart-label" x="0" y="\#(labelY)" aria-hidden="true">\#(Self.escaped(first.label))</text>"#)
-            parts.append(#"<text class="bar-chart-label" x="\#(Self.width)" y="\#(labelY)" text-anchor="end" aria-hidden="true">\#(Self.escaped(last.label))</text>"#)
+            parts.append(#"<text class="bar-chart-label" x="0" y="\#(labelY)" aria-hidden="true">\#(Self.svgText(first.label))</text>"#)
+            parts.append(#"<text class="bar-chart-label" x="\#(Self.width)" y="\#(labelY)" text-anchor="end" aria-hidden="true">\#(Self.svgText(last.label))</text>"#)
         }
         parts.append(#"<text class="bar-chart-label" x="0" y="12" aria-hidden="true">최대 \#(maximum)</text>"#)
         parts.append("</svg>")
         return parts.joined()
     }
 
+    /// Text in SVG (an XML dialect inside HTML), escaped as the pages' text is.
+    static func svgText(_ text: String) -> String { text.htmlEscaped }
+
     /// Coordinates with at most two decimals, so the text stays short and the same on every platform.
     static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-
-    /// Text in SVG (an XML dialect inside HTML): the five characters that could end an element or an attribute.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

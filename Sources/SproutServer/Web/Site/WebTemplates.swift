@@ -3,14 +3,15 @@ import Mustache
 
 /// The web app's Mustache templates, read once from the web folders built into the binary (`WebResources`). Each
 /// page template renders the main content, which `layout.mustache` then wraps (receiving it unescaped as
-/// `{{{content}}}`).
+/// `{{{content}}}`). Every template escapes with `ScalarHTMLContentType`.
 struct WebTemplates: Sendable {
     let library: MustacheLibrary
 
     init(folders: [WebFolder]) throws {
+        ScalarHTMLContentType.register()
         var library = MustacheLibrary()
         for file in try WebResources.files(in: folders) where file.name.hasSuffix(".mustache") {
-            try library.register(String(decoding: file.bytes, as: UTF8.self), named: String(file.name.dropLast(".mustache".count)))
+            try library.register(ScalarHTMLContentType.pragma + String(decoding: file.bytes, as: UTF8.self), named: String(file.name.dropLast(".mustache".count)))
         }
         self.library = library
     }
