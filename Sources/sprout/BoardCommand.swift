@@ -6,8 +6,8 @@ import SproutServer
 struct BoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
-        abstract: "List, create, rename, move, archive or delete boards (every change is in the audit log).",
-        subcommands: [List.self, Create.self, Rename.self, Move.self, Archive.self, Unarchive.self, Writable.self, Delete.self]
+        abstract: "List, create, rename, move, archive or delete boards, and pin posts (every change is in the audit log).",
+        subcommands: [List.self, Create.self, Rename.self, Move.self, Archive.self, Unarchive.self, Writable.self, Delete.self, Pin.self, Unpin.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -106,6 +106,36 @@ struct BoardCommand: AsyncParsableCommand {
             try await withBoards(data) { boards in print("Deleted: " + (try await boards.delete(id: id, by: .commandLine()).line)) }
         }
     }
+}
+
+extension BoardCommand {
+    struct Pin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pin a post above its board's list (at most \(BoardAdministration.maximumPinnedPosts) a board)."
+        )
+        @Argument(help: "The post's id.") var postID: Int
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let id = postID
+            try await withBoards(data) { boards in print(try await boards.setPinned(postID: id, true, by: .commandLine()).line) }
+        }
+    }
+
+    struct Unpin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unpin a post: it stays in its board's list.")
+        @Argument(help: "The post's id.") var postID: Int
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let id = postID
+            try await withBoards(data) { boards in print(try await boards.setPinned(postID: id, false, by: .commandLine()).line) }
+        }
+    }
+}
+
+extension PinnedPostSummary {
+    var line: String { "\(id)\tboard \(boardID)\t\(pinned ? "pinned" : "not pinned")\t\(title)" }
 }
 
 private func withBoards(_ data: DataOptions, _ body: @escaping @Sendable (BoardAdministration) async throws -> Void) async throws {

@@ -5,7 +5,21 @@
 /// Board treat hiding as a delete and restoring as an insert (and move the board's version, so kept search totals
 /// and page marks are dropped), so a total kept by trigger stays the number of rows a list shows.
 enum AdminMigrations {
-    static var all: [SQLMigration] { [create] }
+    static var all: [SQLMigration] { [create, pins] }
+
+    /// Pinned board posts (`pinned_at`: when a moderator pinned it; NULL: not pinned), found per board by a partial
+    /// index: a board has at most `BoardAdministration.maximumPinnedPosts`.
+    static let pins = SQLMigration(
+        "admin.pins",
+        sqlite: [
+            "ALTER TABLE board_posts ADD COLUMN pinned_at REAL",
+            "CREATE INDEX board_posts_pinned_idx ON board_posts (board_id, pinned_at) WHERE pinned_at IS NOT NULL",
+        ],
+        postgres: [
+            "ALTER TABLE board_posts ADD COLUMN pinned_at TIMESTAMPTZ",
+            "CREATE INDEX board_posts_pinned_idx ON board_posts (board_id, pinned_at) WHERE pinned_at IS NOT NULL",
+        ]
+    )
 
     static let create = SQLMigration(
         "admin.create",

@@ -139,6 +139,7 @@ func buildRouter(
     ).endpoints)
     router.addRoutes(BoardController<SproutRequestContext>(
         repository: SQLBoardRepository(executor: database.executor),
+        administration: BoardAdministration(database: database, configuration: configuration),
         emailVisibility: configuration.accounts.emailVisibility,
         maxBodySize: configuration.server.maxRequestBodySize,
         clock: clock

@@ -14,9 +14,14 @@ public enum BoardAdministrationError: Error, CustomStringConvertible, Equatable 
     case notFound(Int)
     case invalid(String)
     case notEmpty(Int)
+    case postNotFound(Int)
+    case tooManyPinned(board: Int)
 
     public var description: String {
         switch self {
+        case .postNotFound(let id): "No board post has the id \(id)."
+        case .tooManyPinned(let board):
+            "Board \(board) already shows \(BoardAdministration.maximumPinnedPosts) pinned posts: unpin one first."
         case .notFound(let id): "No board has the id \(id) (`sprout board list` shows them)."
         case .invalid(let reason): reason
         case .notEmpty(let id): "Board \(id) still has posts: only an empty board can be deleted (archive it instead)."
@@ -29,7 +34,7 @@ public enum BoardAdministrationError: Error, CustomStringConvertible, Equatable 
 public struct BoardAdministration: Sendable {
     let repository: SQLBoardRepository
     let audit: AuditTrail
-    private var executor: any SQLExecutor { repository.executor }
+    var executor: any SQLExecutor { repository.executor }
 
     public static let boardTypes = BoardType.allCases.map(\.rawValue)
 

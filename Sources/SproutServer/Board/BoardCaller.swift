@@ -19,6 +19,8 @@ enum BoardCaller: Sendable {
 struct BoardRequestContext<Parent: CallerRequestContext>: ChildRequestContext {
     var coreContext: CoreRequestContextStorage
     let caller: BoardCaller
+    /// The client's address, for the audit entries of moderators' changes.
+    let clientAddress: String?
 
     init(context: Parent) throws {
         switch context.caller {
@@ -26,6 +28,7 @@ struct BoardRequestContext<Parent: CallerRequestContext>: ChildRequestContext {
         case .boardAPIToken: caller = .staticToken
         case .anonymous, .rejected: throw BoardError.unauthorized
         }
+        clientAddress = context.client.address
         // The parent's storage as it is: route parameters are already in it.
         coreContext = context.coreContext
     }

@@ -5,12 +5,14 @@ import SproutWire
 
 /// The Mail Plug board API at `/api/v2/boards…`: boards, posts newest first with `offset`/`limit`, search by
 /// target, a post's detail (which counts a view), and — beyond the original — writing, editing and deleting one's
-/// own posts in writable boards.
+/// own posts in writable boards; moderators and admins pin posts and edit the notices of read-only boards.
 struct BoardController<Context: CallerRequestContext> {
     /// Every route's context: an account or the static token; anyone else gets the board's 401.
     typealias BoardContext = BoardRequestContext<Context>
 
     let repository: SQLBoardRepository
+    /// Pins, and moderators' edits of notices, each with its audit entry.
+    let administration: BoardAdministration
     let emailVisibility: EmailVisibility
     let maxBodySize: Int
     /// The time of day (`buildApplication` hands in the application's).
@@ -26,6 +28,8 @@ struct BoardController<Context: CallerRequestContext> {
         authorized.get("boards/{boardId}/posts/{postId}", use: showPost)
         authorized.put("boards/{boardId}/posts/{postId}", use: updatePost)
         authorized.delete("boards/{boardId}/posts/{postId}", use: deletePost)
+        authorized.put("boards/{boardId}/posts/{postId}/pin", use: pinPost)
+        authorized.delete("boards/{boardId}/posts/{postId}/pin", use: unpinPost)
         return routes
     }
 
@@ -72,9 +76,46 @@ struct BoardController<Context: CallerRequestContext> {
         let id = try postID(context)
         let input = try BoardInput.post(try await bodyFields(request), allowingParent: false)
         let now = clock.now
-        guard let post = try await repository.updatePost(id: id, boardID: board.id, accountID: account.id, title: input.title, contents: input.contents, at: now) else {
-            throw try await missingOrForbidden(id: id, boardID: board.id)
+        if let post = try await repository.updatePost(id: id, boardID: board.id, accountID: account.id, title: input.title, contents: input.contents, at: now) {
+            return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility))
         }
+        // Someone else's post: a moderator or an admin may edit the notices of a board only they write in.
+        guard board.editsOthersPosts(by: account),
+              try await repository.post(id: id, boardID: board.id, visibleTo: nil) != nil
+        else { throw try await missingOrForbidden(id: id, boardID: board.id) }
+        _ = try await administration.editPost(
+            id: id, boardID: board.id, title: input.title, contents: input.contents, by: actor(account, request, context), at: now
+        )
+        guard let post = try await repository.post(id: id, boardID: board.id, visibleTo: account.id) else { throw BoardError.postNotFound }
+        return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility))
+    }
+
+    @Sendable func pinPost(_ request: Request, context: BoardContext) async throws -> Response {
+        try await setPinned(true, request, context)
+    }
+
+    @Sendable func unpinPost(_ request: Request, context: BoardContext) async throws -> Response {
+        try await setPinned(false, request, context)
+    }
+
+    /// Pins or unpins a post everyone sees, for a moderator or an admin; answers the post as it is then.
+    private func setPinned(_ pinned: Bool, _ request: Request, _ context: BoardContext) async throws -> Response {
+        let now = clock.now
+        let board = try await board(context, now: now)
+        guard case .account(let account) = context.caller else { throw BoardError.readOnlyToken }
+        guard board.isManageable(by: account) else { throw BoardError.notManageable }
+        let id = try postID(context)
+        guard try await repository.post(id: id, boardID: board.id, visibleTo: nil) != nil else { throw BoardError.postNotFound }
+        do {
+            _ = try await administration.setPinned(postID: id, pinned, by: actor(account, request, context))
+        } catch let error as BoardAdministrationError {
+            switch error {
+            case .tooManyPinned: throw BoardError.tooManyPinned
+            case .postNotFound: throw BoardError.postNotFound
+            default: throw BoardError(status: .conflict, message: error.description)
+            }
+        }
+        guard let post = try await repository.post(id: id, boardID: board.id, visibleTo: account.id) else { throw BoardError.postNotFound }
         return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility))
     }
 
@@ -88,6 +129,13 @@ struct BoardController<Context: CallerRequestContext> {
     }
 
     // MARK: - Request parts
+
+    private func actor(_ account: Account, _ request: Request, _ context: BoardContext) -> AuditActor {
+        AuditActor(
+            name: account.username, accountID: account.id, client: context.clientAddress,
+            userAgent: request.headers[.userAgent], requestID: context.id
+        )
+    }
 
     /// An account writing in a writable board (the static token writes nothing).
     private func writer(_ request: Request, _ context: BoardContext) async throws -> (Account, Board) {

@@ -13,6 +13,10 @@ struct BoardError: MessageError {
     static let notWritable = BoardError(status: .forbidden, message: "This board cannot be written in.")
     static let readOnlyToken = BoardError(status: .forbidden, message: "The API token can read boards but not write in them.")
     static let notYourPost = BoardError(status: .forbidden, message: "Only the post's writer may change it.")
+    static let notManageable = BoardError(status: .forbidden, message: "Only moderators and admins may pin posts.")
+    static let tooManyPinned = BoardError(
+        status: .conflict, message: "This board already shows \(BoardAdministration.maximumPinnedPosts) pinned posts: unpin one first."
+    )
 
     var body: BoardErrorJSON { BoardErrorJSON(message: message) }
 }

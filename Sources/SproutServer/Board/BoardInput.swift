@@ -29,6 +29,13 @@ enum BoardInput {
             }
             query.target = target
         }
+        if let raw = fields["pinned"] {
+            switch raw.asText {
+            case "true": query.pinnedOnly = true
+            case "false": query.pinnedOnly = false
+            default: throw .badRequest("pinned must be true or false.")
+            }
+        }
         switch fields["search"] {
         case nil, .null: break
         case .text(let text):
@@ -37,6 +44,7 @@ enum BoardInput {
             query.search = trimmed.isEmpty ? nil : trimmed
         default: throw .badRequest("search must be text.")
         }
+        if query.pinnedOnly && query.search != nil { throw .badRequest("pinned=true lists the pinned posts; it does not search.") }
         return query
     }
 

@@ -34,6 +34,8 @@ struct BoardPost: Sendable, Equatable {
     let hasReply: Bool
     /// When a moderator hid it: then only its writer sees it (marked).
     var hiddenAt: Date? = nil
+    /// When a moderator or an admin pinned it: the board's pinned posts show above its list (`?pinned=true`).
+    var pinnedAt: Date? = nil
 }
 
 struct BoardPostQuery: Sendable, Equatable {
@@ -41,6 +43,8 @@ struct BoardPostQuery: Sendable, Equatable {
     var limit = 30
     var search: String?
     var target = BoardSearchTarget.all
+    /// Only the board's pinned posts, newest pin first (`pinned=true`).
+    var pinnedOnly = false
 }
 
 extension BoardPost {
@@ -57,7 +61,8 @@ extension BoardPost {
             contents: contents, createdDateTime: BoardTimestamp.string(from: createdAt), viewCount: viewCount,
             postType: postType, isNewPost: now.timeIntervalSince(createdAt) < Self.newFor, hasInlineImage: false,
             commentsCount: 0, attachmentsCount: 0, isAnonymous: isAnonymous, isOwner: caller.accountID == accountID,
-            hasReply: hasReply, parentPostId: parentPostID, hidden: hiddenAt == nil ? nil : true
+            hasReply: hasReply, parentPostId: parentPostID, hidden: hiddenAt == nil ? nil : true,
+            isPinned: pinnedAt == nil ? nil : true
         )
     }
 }
@@ -70,10 +75,26 @@ extension Board {
         return writable || account.role.mayModerate
     }
 
+    /// Who may pin its posts and edit its notices (`capability.manageable`): moderators and admins, while the board
+    /// is not archived.
+    func isManageable(by account: Account?) -> Bool {
+        guard let account, !archived else { return false }
+        return account.role.mayModerate
+    }
+
+    /// Who may edit posts others wrote: moderators and admins, in a board only they write in (its notices).
+    func editsOthersPosts(by account: Account?) -> Bool {
+        !writable && isManageable(by: account)
+    }
+
     func json(for caller: BoardCaller) -> BoardJSON {
         BoardJSON(
             boardId: id, displayName: displayName, boardType: boardType.rawValue, isFavorite: false, hasNewPost: hasNewPost,
-            orderNo: orderNo, capability: BoardCapabilityJSON(writable: isWritable(by: caller.account), manageable: false)
+            orderNo: orderNo,
+            capability: BoardCapabilityJSON(
+                writable: isWritable(by: caller.account), manageable: isManageable(by: caller.account),
+                editsOthersPosts: editsOthersPosts(by: caller.account) ? true : nil
+            )
         )
     }
 }

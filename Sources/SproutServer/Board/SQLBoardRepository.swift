@@ -13,7 +13,7 @@ struct SQLBoardRepository: Sendable {
     private static let postColumns = """
         p.id, p.board_id, b.display_name AS board_display_name, p.account_id, a.username AS writer_name, a.email AS writer_email,
         p.parent_post_id, p.title, p.contents, p.post_type, p.is_anonymous, p.view_count, p.created_at,
-        EXISTS (SELECT 1 FROM board_posts r WHERE r.parent_post_id = p.id AND r.hidden_at IS NULL) AS has_reply, p.hidden_at
+        EXISTS (SELECT 1 FROM board_posts r WHERE r.parent_post_id = p.id AND r.hidden_at IS NULL) AS has_reply, p.hidden_at, p.pinned_at
         """
     private static let postSource = "board_posts p JOIN board_boards b ON b.id = p.board_id JOIN accounts a ON a.id = p.account_id"
 
@@ -61,6 +61,7 @@ struct SQLBoardRepository: Sendable {
     // MARK: - Posts
 
     func posts(boardID: Int, query: BoardPostQuery) async throws -> (total: Int, posts: [BoardPost]) {
+        if query.pinnedOnly { return try await pinnedPosts(boardID: boardID, query: query) }
         if let search = query.search {
             return try await searchPosts(boardID: boardID, text: BoardText.fold(search), query: query)
         }
@@ -78,6 +79,20 @@ struct SQLBoardRepository: Sendable {
             ORDER BY p.id DESC
             """
         return (total, try await executor.read(statement, as: BoardPost.self))
+    }
+
+    /// The board's pinned posts that everyone sees, newest pin first: a handful (`maximumPinnedPosts`), by the
+    /// partial index.
+    private func pinnedPosts(boardID: Int, query: BoardPostQuery) async throws -> (total: Int, posts: [BoardPost]) {
+        let pinned = try await executor.read(
+            """
+            SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource)
+            WHERE p.board_id = \(bind: boardID) AND p.pinned_at IS NOT NULL AND p.hidden_at IS NULL
+            ORDER BY p.pinned_at DESC, p.id DESC
+            """,
+            as: BoardPost.self
+        )
+        return (pinned.count, Array(pinned.dropFirst(query.offset).prefix(query.limit)))
     }
 
     /// At or above this many matches a search's total is kept for the board's version (`board_search_totals`), and
@@ -252,7 +267,7 @@ extension BoardPost: SQLRowDecodable {
             parentPostID: try row.optionalInt("parent_post_id"), title: try row.string("title"),
             contents: try row.string("contents"), postType: try row.string("post_type"), isAnonymous: try row.bool("is_anonymous"),
             viewCount: try row.int("view_count"), createdAt: try row.date("created_at"), hasReply: try row.bool("has_reply"),
-            hiddenAt: try row.optionalDate("hidden_at")
+            hiddenAt: try row.optionalDate("hidden_at"), pinnedAt: try row.optionalDate("pinned_at")
         )
     }
 }

@@ -46,12 +46,17 @@ public struct BoardJSON: Codable, Sendable, Equatable {
 /// What the caller may do in a board.
 public struct BoardCapabilityJSON: Codable, Sendable, Equatable {
     public var writable: Bool
+    /// Sprout: the caller (a moderator or an admin) may pin posts here.
     public var manageable: Bool
+    /// Sprout's own: `true` when the caller may also edit posts others wrote here (a moderator's or an admin's in a
+    /// board only they write in, such as 공지사항); absent otherwise.
+    public var editsOthersPosts: Bool?
 
     /// Capabilities from their parts.
-    public init(writable: Bool, manageable: Bool) {
+    public init(writable: Bool, manageable: Bool, editsOthersPosts: Bool? = nil) {
         self.writable = writable
         self.manageable = manageable
+        self.editsOthersPosts = editsOthersPosts
     }
 }
 
@@ -84,13 +89,16 @@ public struct BoardPostJSON: Codable, Sendable, Equatable {
     public var parentPostId: Int?
     /// Sprout's own: `true` when a moderator hid the post, which then only its writer sees; absent otherwise.
     public var hidden: Bool?
+    /// Sprout's own: `true` when a moderator or an admin pinned the post (the board's `?pinned=true` list, shown
+    /// above its other posts); absent otherwise.
+    public var isPinned: Bool?
 
     /// A post from its parts.
     public init(
         postId: Int, title: String, boardId: Int, boardDisplayName: String, writer: BoardWriterJSON, contents: String,
         createdDateTime: String, viewCount: Int, postType: String, isNewPost: Bool, hasInlineImage: Bool,
         commentsCount: Int, attachmentsCount: Int, isAnonymous: Bool, isOwner: Bool, hasReply: Bool, parentPostId: Int?,
-        hidden: Bool? = nil
+        hidden: Bool? = nil, isPinned: Bool? = nil
     ) {
         self.postId = postId
         self.title = title
@@ -110,6 +118,7 @@ public struct BoardPostJSON: Codable, Sendable, Equatable {
         self.hasReply = hasReply
         self.parentPostId = parentPostId
         self.hidden = hidden
+        self.isPinned = isPinned
     }
 }
 

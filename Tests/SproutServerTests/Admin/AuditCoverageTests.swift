@@ -47,6 +47,11 @@ import Testing
         ("board move", { _ = try await $0.boards.move(id: 3, to: 1, by: actor) }, "board.move", { _ in "board:3" }),
         ("board archive", { _ = try await $0.boards.setArchived(id: 3, true, by: actor) }, "board.archive", { _ in "board:3" }),
         ("board writable", { _ = try await $0.boards.setWritable(id: 3, false, by: actor) }, "board.writable", { _ in "board:3" }),
+        ("board pin", { _ = try await $0.boards.setPinned(postID: $0.boardPost, true, by: actor) }, "board-post.pin", { "board-post:\($0.boardPost)" }),
+        ("board unpin", { world in
+            _ = try await world.boards.setPinned(postID: world.boardPost, true, by: actor)
+            _ = try await world.boards.setPinned(postID: world.boardPost, false, by: actor)
+        }, "board-post.unpin", { "board-post:\($0.boardPost)" }),
         ("board delete", { _ = try await $0.boards.delete(id: 3, by: actor) }, "board.delete", { _ in "board:3" }),
         ("vendor create", { _ = try await $0.vendors.create(account: "reader", name: "둘째 가게", by: actor) }, "vendor.create", { _ in "vendor:2" }),
         ("vendor rotate-secret", { _ = try await $0.vendors.rotateSecret("writer", by: actor) }, "vendor.rotate-secret", { _ in "vendor:1" }),

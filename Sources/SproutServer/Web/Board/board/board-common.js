@@ -84,9 +84,11 @@ function badge(text, kind, label) {
   return element;
 }
 
-// 공지 or Re before the title, as the app's PostBadgeView; 익명 for an anonymous board's post.
+// 공지 or Re before the title, as the app's PostBadgeView; 익명 for an anonymous board's post; 고정 for a post a
+// moderator pinned (Sprout's own).
 export function showBadges(container, post) {
   const badges = [];
+  if (post.isPinned) badges.push(badge("고정", "pinned", "고정된 글"));
   if (post.postType === "notice") badges.push(badge("공지", "notice", "공지"));
   if (post.postType === "reply") badges.push(badge("Re", "reply", "답글"));
   if (post.isAnonymous) badges.push(badge("익명", "anonymous", "익명 게시글"));

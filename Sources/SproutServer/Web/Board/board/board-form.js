@@ -35,7 +35,8 @@ export function setUpForm() {
       const post = named !== null ? await api("GET", `${API}/${boardID}/posts/${named}`) : null;
       if (!(board.capability && board.capability.writable)) return refuse("이 게시판에는 글을 쓸 수 없습니다.");
       if (editing !== null) {
-        if (!post.isOwner) return refuse("내 글만 수정할 수 있습니다.");
+        // A moderator or an admin also edits the notices others wrote in a board only they write in.
+        if (!post.isOwner && !board.capability.editsOthersPosts) return refuse("내 글만 수정할 수 있습니다.");
         title.value = post.title;
         contents.value = post.contents;
       }

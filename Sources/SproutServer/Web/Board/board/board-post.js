@@ -1,11 +1,12 @@
 // Sprout web, Board: a post. Edit and delete for its writer (deleting after a confirmation), a reply to it, 신고
-// for everyone else (site-report.js), and the mark on the writer's own post that a moderator hid.
+// for everyone else (site-report.js), and the mark on the writer's own post that a moderator hid. Moderators and
+// admins also pin it (고정) and edit the notices of a board only they write in.
 
 import { api } from "./site-api.js";
 import { showError } from "./site-forms.js";
 import { notFound } from "./site-not-found.js";
 import { showHiddenMark, reportTarget } from "./site-report.js";
-import { flashNext } from "./site-toast.js";
+import { flashNext, notify } from "./site-toast.js";
 import { $, API, boardDate, logInAgain, POST_GONE, postPath, showBadges } from "./board-common.js";
 
 export function setUpPost() {
@@ -16,8 +17,18 @@ export function setUpPost() {
   const loading = $("loading");
   const dialog = $("delete-dialog");
 
-  // `writable`: whether this account may write in the post's board, so may reply to it.
-  function showPost(post, writable) {
+  const pin = $("post-pin");
+  let current = null;
+
+  function showPin(post) {
+    pin.textContent = post.isPinned ? "고정 해제" : "고정";
+    pin.setAttribute("aria-pressed", String(Boolean(post.isPinned)));
+  }
+
+  // `capability`: what this account may do in the post's board (reply when writable; pin when manageable; edit
+  // others' posts when editsOthersPosts).
+  function showPost(post, capability) {
+    current = post;
     document.title = `${post.title} · Sprout`;
     $("post-board").textContent = post.boardDisplayName;
     showBadges($("post-badges"), post);
@@ -29,12 +40,15 @@ export function setUpPost() {
     $("post-views").textContent = `조회 ${post.viewCount}`;
     $("post-contents").textContent = post.contents;
     $("post-edit").href = `${postPath(boardID, postID)}/edit`;
-    $("post-actions").hidden = !post.isOwner;
+    $("post-actions").hidden = !(post.isOwner || capability.editsOthersPosts);
+    $("post-delete").hidden = !post.isOwner;
+    pin.hidden = !capability.manageable || post.postType === "reply";
+    showPin(post);
     reportTarget($("post-report"), "board-post", postID, !post.isOwner);
     showHiddenMark($("post-hidden"), post);
     const reply = $("post-reply");
     reply.href = `/board/${boardID}/write?reply=${postID}`;
-    reply.hidden = !writable;
+    reply.hidden = !capability.writable;
     const parent = post.parentPostId;
     $("post-parent").hidden = !(parent > 0);
     if (parent > 0) $("post-parent-link").href = postPath(boardID, parent);
@@ -50,7 +64,7 @@ export function setUpPost() {
         api("GET", API).then((answer) => answer.value, () => []),
       ]);
       const board = boards.find((b) => b.boardId === boardID);
-      showPost(post, Boolean(board && board.capability && board.capability.writable));
+      showPost(post, (board && board.capability) || {});
     } catch (failure) {
       if (failure.status === 401) return logInAgain();
       // A well-formed id the API does not have: the site's not-found panel, as the server draws it for a bad one.
@@ -60,6 +74,23 @@ export function setUpPost() {
       loading.hidden = true;
     }
   }
+
+  pin.addEventListener("click", async () => {
+    if (!current) return;
+    const pinning = !current.isPinned;
+    pin.disabled = true;
+    try {
+      current = await api(pinning ? "PUT" : "DELETE", `${API}/${boardID}/posts/${postID}/pin`);
+      showBadges($("post-badges"), current);
+      showPin(current);
+      notify(pinning ? "게시글을 고정했습니다." : "고정을 해제했습니다.");
+    } catch (failure) {
+      if (failure.status === 401) return logInAgain();
+      showError(notice, `${pinning ? "고정하지" : "고정을 해제하지"} 못했습니다. ${failure.message}`);
+    } finally {
+      pin.disabled = false;
+    }
+  });
 
   $("post-delete").addEventListener("click", () => dialog.showModal());
   dialog.addEventListener("close", async () => {

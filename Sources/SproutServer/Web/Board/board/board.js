@@ -1,7 +1,7 @@
 // Sprout web: the Mail Plug Board. Plain JavaScript over the board API (`/api/v2/boards…`) with the session
 // cookie, which the API takes as the account. Three screens: the board (its menu, the posts 30 at a time with
 // endless scrolling, search by target with highlighted matches and recent searches), a post (edit and delete for
-// its writer, deleting after a confirmation; a reply to it), and one form for writing, replying and editing. The last
+// its writer, deleting after a confirmation; a reply to it; pinning for moderators), and one form for writing, replying and editing. The last
 // board opened and the recent searches are kept in this browser's localStorage, as the app kept them in UserDefaults
 // and CoreData, but per account: under keys ending in "@{account id}", which signing out removes (site.js).
 // This module is the board screen and starts the page's screen; board-post.js and board-form.js are the others,
@@ -21,6 +21,7 @@ function setUpBoard() {
   const boardName = $("board-name");
   const writeLink = $("write-link");
   const list = $("post-list");
+  const pinnedList = $("pinned-list");
   const rowTemplate = $("post-row");
   const loading = $("loading");
   const listEnd = $("list-end");
@@ -101,7 +102,25 @@ function setUpBoard() {
     Object.assign(state, { search, offset: 0, total: null });
     showError(notice, "");
     searchClear.hidden = !search;
+    showPinned(search ? null : state.board);
     posts.restart();
+  }
+
+  // The board's pinned posts above its list (not above search results). The list stays newest first, as the API
+  // answers it, pinned posts in their places too (marked 고정). Without them the board still works: no error.
+  async function showPinned(board) {
+    pinnedList.hidden = true;
+    pinnedList.replaceChildren();
+    if (!board) return;
+    let page;
+    try {
+      page = await api("GET", `${API}/${board.boardId}/posts?pinned=true`);
+    } catch {
+      return;
+    }
+    if (state.board !== board || state.search) return;  // another board or a search came meanwhile
+    pinnedList.replaceChildren(...page.value.map(row));
+    pinnedList.hidden = page.value.length === 0;
   }
 
   // ---- The menu
