@@ -13,7 +13,7 @@ import Testing
     @Test func theBoardsFixtureDecodesEveryField() async throws {
         let boards = try await Self.client(answering: "boards.reconstructed.json").boards()
         #expect(boards == [
-            Board(id: 28478, name: "공지사항", type: .normal, writable: true, hasNewPost: true, orderNo: 1),
+            Board(id: 28478, name: "공지사항", type: .normal, writable: true, hasNewPost: true, orderNo: 1, manageable: true),
             Board(id: 27854, name: "읽기권한only", type: .normal, writable: false, hasNewPost: false, orderNo: 2),
         ])
     }

@@ -12,15 +12,30 @@ public struct Board: Sendable, Hashable, Identifiable {
     public var hasNewPost: Bool
     /// The display order (`orderNo`); the menu shows boards in the order the server sent them.
     public var orderNo: Int
+    /// Whether the caller (a moderator or an admin) may pin its posts (`capability.manageable`).
+    public var manageable: Bool
+    /// Whether the caller may edit posts others wrote here: a moderator or an admin in a board only they write in,
+    /// such as 공지사항 (Sprout's `capability.editsOthersPosts`).
+    public var editsOthersPosts: Bool
 
     /// A board from its parts.
-    public init(id: Int, name: String, type: BoardType = .normal, writable: Bool = false, hasNewPost: Bool = false, orderNo: Int = 0) {
+    public init(
+        id: Int, name: String, type: BoardType = .normal, writable: Bool = false, hasNewPost: Bool = false, orderNo: Int = 0,
+        manageable: Bool = false, editsOthersPosts: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.type = type
         self.writable = writable
         self.hasNewPost = hasNewPost
         self.orderNo = orderNo
+        self.manageable = manageable
+        self.editsOthersPosts = editsOthersPosts
+    }
+
+    /// Whether the caller may edit `post`: their own, or one they may edit as staff here.
+    public func mayEdit(_ post: BoardPost) -> Bool {
+        post.isOwner || editsOthersPosts
     }
 }
 

@@ -50,6 +50,22 @@ public struct BoardClient: Sendable {
         })
     }
 
+    /// `GET /api/v2/boards/{boardID}/posts?pinned=true`: the board's pinned posts (at most 10), newest pin first,
+    /// to show above its list. The list itself stays newest first, pinned posts in their places.
+    /// - Throws: 404 for an unknown board.
+    public func pinnedPosts(boardID: Int) async throws(APIError) -> [BoardPost] {
+        try await client.send(Request(path: Self.postsPath(boardID), query: [("pinned", "true"), ("limit", "100")]) { data in
+            try JSONDecoder().decode(BoardEnvelope<BoardPostJSON>.self, from: data).page()
+        }).posts
+    }
+
+    /// `PUT|DELETE /api/v2/boards/{boardID}/posts/{postID}/pin`: pins the post above its board, or unpins it
+    /// (moderators and admins: `Board.manageable`); answers it as it now is.
+    /// - Throws: 403 for anyone else, 404 for an unknown post, 409 when the board already shows 10 pinned posts.
+    public func setPinned(boardID: Int, postID: Int, _ pinned: Bool) async throws(APIError) -> BoardPost {
+        try await client.send(Self.postRequest(pinned ? .put : .delete, Self.postsPath(boardID) + "/\(postID)/pin"))
+    }
+
     /// `GET /api/v2/boards/{boardID}/posts/{postID}`: one post; the server counts a view.
     /// - Throws: 404 for an unknown board or post.
     public func post(boardID: Int, postID: Int) async throws(APIError) -> BoardPost {
@@ -65,8 +81,8 @@ public struct BoardClient: Sendable {
         return try await client.send(Self.postRequest(.post, Self.postsPath(boardID), body: .encodable(body)))
     }
 
-    /// `PUT /api/v2/boards/{boardID}/posts/{postID}` with `{"title", "contents"}`: edits one's own post; answers
-    /// it as it now is.
+    /// `PUT /api/v2/boards/{boardID}/posts/{postID}` with `{"title", "contents"}`: edits one's own post (or, for a
+    /// moderator or an admin, a notice of a board only they write in: `Board.mayEdit(_:)`); answers it as it now is.
     /// - Throws: 403 for someone else's post, 404 for an unknown one, 400 for an empty or too long field.
     public func updatePost(boardID: Int, postID: Int, title: String, contents: String) async throws(APIError) -> BoardPost {
         let body = BoardPostInputJSON(title: title, contents: contents)

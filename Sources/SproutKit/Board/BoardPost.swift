@@ -36,13 +36,18 @@ public struct BoardPost: Sendable, Hashable, Identifiable {
     public var hasReply: Bool
     /// The post a reply answers.
     public var parentPostID: Int?
+    /// A moderator or an admin pinned it (Sprout's `isPinned`): `BoardClient.pinnedPosts(boardID:)` lists it, to show
+    /// above the board.
+    public var isPinned: Bool
+    /// A moderator hid it (Sprout's `hidden`): only its writer still gets it, and should see it marked.
+    public var isHidden: Bool
 
     /// A post from its parts.
     public init(
         id: Int, boardID: Int, boardName: String, title: String, contents: String, writer: BoardWriter, createdAt: Date,
         viewCount: Int = 0, postType: BoardPostType = .normal, isNew: Bool = false, hasInlineImage: Bool = false,
         commentsCount: Int = 0, attachmentsCount: Int = 0, isAnonymous: Bool = false, isOwner: Bool = false,
-        hasReply: Bool = false, parentPostID: Int? = nil
+        hasReply: Bool = false, parentPostID: Int? = nil, isPinned: Bool = false, isHidden: Bool = false
     ) {
         self.id = id
         self.boardID = boardID
@@ -61,6 +66,8 @@ public struct BoardPost: Sendable, Hashable, Identifiable {
         self.isOwner = isOwner
         self.hasReply = hasReply
         self.parentPostID = parentPostID
+        self.isPinned = isPinned
+        self.isHidden = isHidden
     }
 
     /// The row's `공지` badge.

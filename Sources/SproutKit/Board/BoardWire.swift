@@ -6,7 +6,8 @@ extension BoardJSON {
     var board: Board {
         Board(
             id: boardId, name: displayName, type: BoardType(rawValue: boardType), writable: capability.writable,
-            hasNewPost: hasNewPost, orderNo: orderNo
+            hasNewPost: hasNewPost, orderNo: orderNo, manageable: capability.manageable,
+            editsOthersPosts: capability.editsOthersPosts ?? false
         )
     }
 }
@@ -21,7 +22,7 @@ extension BoardPostJSON {
             writer: BoardWriter(name: writer.displayName, email: writer.emailAddress), createdAt: createdAt,
             viewCount: viewCount, postType: BoardPostType(rawValue: postType), isNew: isNewPost, hasInlineImage: hasInlineImage,
             commentsCount: commentsCount, attachmentsCount: attachmentsCount, isAnonymous: isAnonymous, isOwner: isOwner,
-            hasReply: hasReply, parentPostID: parentPostId
+            hasReply: hasReply, parentPostID: parentPostId, isPinned: isPinned ?? false, isHidden: hidden ?? false
         )
     }
 }
