@@ -36,17 +36,30 @@ struct BackupCommand: AsyncParsableCommand {
         backup.sqliteMethod = sqliteMethod
         try await SecretRedaction.redactingErrors(of: configuration) {
             guard let result = try await backup.run() else { throw ExitCode.failure }
+            var removed: [String] = []
             if let keep = keep ?? configuration.backup.keep.flatMap({ $0 > 0 ? $0 : nil }) {
-                for removed in try SproutBackup.keepNewest(keep, in: URL(fileURLWithPath: result.path).deletingLastPathComponent().path) {
-                    print("removed the older backup \(removed)")
-                }
+                removed = try SproutBackup.keepNewest(keep, in: URL(fileURLWithPath: result.path).deletingLastPathComponent().path)
+                for name in removed { print("removed the older backup \(name)") }
             }
+            try await Self.audit(result.path, removed: removed, configuration: configuration)
             let rows = result.manifest.tables.values.reduce(0, +)
             print("backup of \(rows) rows and \(result.manifest.files.count - 1) image files, \(result.bytes) bytes in \(Self.seconds(result.duration)) s")
             if result.manifest.secretsKey.check != nil {
                 print("the secrets key is not in the archive: a restore needs \(result.manifest.secretsKey.source == "SECRETS_KEY" ? "the same SECRETS_KEY" : "a copy of \(configuration.data.directory)/secrets.key")")
             }
             print(result.path)
+        }
+    }
+
+    /// The archive (and the older ones `--keep` removed) in the audit log, as `cli:<user>`, like the console's
+    /// "back up now".
+    private static func audit(_ path: String, removed: [String], configuration: SproutConfiguration) async throws {
+        var changes: [String: AuditEntry.Change] = ["archive": .init(before: nil, after: path)]
+        if !removed.isEmpty { changes["removed"] = .init(before: removed.joined(separator: ", "), after: nil) }
+        let entry = AuditEntry(action: "backup.create", target: "backup:" + URL(fileURLWithPath: path).lastPathComponent, changes: changes)
+        try await withDatabase(configuration) { database in
+            try await database.prepare(configuration)
+            try await AuditTrail(database: database, configuration: configuration).recordDone(entry, by: .commandLine())
         }
     }
 

@@ -74,9 +74,27 @@ private func moderate(_ action: Moderation.Action, _ items: ModerateCommand.Item
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Show the reports people filed that no moderator has acted on yet.",
-        subcommands: [List.self]
+        abstract: "Show the reports people filed that no moderator has acted on yet, or close them.",
+        subcommands: [List.self, Dismiss.self]
     )
+
+    struct Dismiss: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Close the open reports of items without changing them (unfounded, or the item is gone; in the audit log)."
+        )
+        @OptionGroup var items: ModerateCommand.Items
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let (kind, ids) = (items.kind, items.ids)
+            let configuration = try data.configuration()
+            try await withDatabase(configuration) { database in
+                try await database.prepare(configuration)
+                let closed = try await Moderation(database: database, configuration: configuration).dismissReports(of: kind, ids: ids, by: .commandLine())
+                print("Closed the reports of \(closed.count) of \(Set(ids).count) \(kind.rawValue)(s)\(closed.isEmpty ? "" : ": " + closed.map(String.init).joined(separator: " "))")
+            }
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reported items, most reporters first.")

@@ -123,6 +123,13 @@ public struct AuditTrail: Sendable {
         """
     }
 
+    /// Writes `entry` on its own, for a change that is no database row (`sprout backup`'s archive on disk): once
+    /// the change is done, so the log never names an archive that was not written.
+    public func recordDone(_ entry: AuditEntry, by actor: AuditActor) async throws {
+        let now = Date().truncatedToMilliseconds
+        _ = try await executor.writeSequence(prune(at: now) + [record(entry, by: actor, at: now)], as: SQLInt.self)
+    }
+
     /// Entries for many targets of one action, one per row of `rows` (a SELECT giving `target` and `changes`
     /// columns), for bulk actions.
     func record(action: String, rows: SQLStatement, by actor: AuditActor, at now: Date) -> SQLStatement {

@@ -75,6 +75,32 @@ public struct Moderation: Sendable {
         return changed.sorted()
     }
 
+    /// Closes the open reports of these items without changing the items: unfounded reports, or reports of an item
+    /// its author deleted meanwhile (which no other action can reach). One `report.dismiss` entry per item that had
+    /// open reports; answers those items' ids.
+    public func dismissReports(of kind: ModeratedKind, ids rawIDs: [Int], by actor: AuditActor) async throws -> [Int] {
+        let ids = Array(Set(rawIDs.filter { $0 > 0 })).sorted()
+        guard !ids.isEmpty else { return [] }
+        guard ids.count <= Self.maximumBatch else { throw ModerationError.tooMany(ids.count) }
+        let now = Date().truncatedToMilliseconds
+        let open: SQLStatement = "kind = \(bind: kind.rawValue) AND target_id IN (\(list: ids)) AND resolved_at IS NULL"
+        let closed = try await executor.writeSequence(
+            ["UPDATE reports SET reason = reason WHERE \(open)"] + audit.prune(at: now) + [
+                audit.record(action: "report.dismiss", rows: """
+                    SELECT '\(raw: kind.rawValue):' || target_id AS target,
+                      '{"reports":{"after":"dismissed","before":"open"}}' AS changes
+                    FROM reports WHERE \(open) GROUP BY target_id
+                    """, by: actor, at: now),
+                """
+                UPDATE reports SET resolved_at = \(bind: now), resolution = 'dismissed', resolved_by = \(bind: actor.name)
+                WHERE \(open) RETURNING target_id
+                """,
+            ],
+            as: SQLInt.self
+        ).map(\.value)
+        return Array(Set(closed)).sorted()
+    }
+
     /// One row per item that will change: its target name and its changes (a deletion keeps the text it removed,
     /// so the log still says what was there).
     private func auditRows(_ action: Action, _ kind: ModeratedKind, ids: [Int], state: SQLStatement) -> SQLStatement {

@@ -41,6 +41,13 @@ import Testing
             _ = try await world.moderation.apply(.restore, to: .comment, ids: [world.comment], by: actor)
         }, "content.restore", { "comment:\($0.comment)" }),
         ("moderate delete product", { _ = try await $0.moderation.apply(.delete, to: .product, ids: [$0.product], by: actor) }, "content.delete", { "product:\($0.product)" }),
+        ("report dismiss", { world in
+            // The reader's (account 2) report of the post.
+            try await world.database.executor.writeAll([
+                "INSERT INTO reports (kind, target_id, reporter_id, reason, created_at) VALUES ('post', \(bind: world.post), 2, '광고', \(bind: Date()))",
+            ])
+            _ = try await world.moderation.dismissReports(of: .post, ids: [world.post], by: actor)
+        }, "report.dismiss", { "post:\($0.post)" }),
         ("moderate hide board-post", { _ = try await $0.moderation.apply(.hide, to: .boardPost, ids: [$0.boardPost], by: actor) }, "content.hide", { "board-post:\($0.boardPost)" }),
         ("board create", { _ = try await $0.boards.create(name: "새 게시판", by: actor) }, "board.create", { _ in "board:4" }),
         ("board rename", { _ = try await $0.boards.rename(id: 3, to: "비밀게시판", by: actor) }, "board.rename", { _ in "board:3" }),

@@ -26,16 +26,20 @@ import Testing
         #expect(try await sprout("moderate", "delete", "board-post", "1", "--yes").output.contains("Deleted 1 of 1"))
         #expect(try await sprout("moderate", "hide", "video", "1").status != 0)
         #expect(try await sprout("report", "list").output.contains("No open reports."))
+        #expect(try await sprout("report", "dismiss", "post", "3").output.contains("Closed the reports of 0 of 1 post(s)"))
 
         #expect(try await sprout("board", "create", "--name", "운영 공지", "--type", "notice", "--read-only").status == 0)
         #expect(try await sprout("board", "move", "4", "--to", "1").output.hasPrefix("4\t운영 공지"))
+        #expect(try await sprout("board", "pin", "2").output.hasPrefix("2\tboard "))
+        #expect(try await sprout("board", "unpin", "2").output.contains("not pinned"))
+        #expect(try await sprout("board", "pin", "99999").status != 0)
         #expect(try await sprout("vendor", "disable", "demo1").output.contains("state:      disabled"))
         #expect(try await sprout("vendor", "list").output.contains("disabled"))
 
         let audit = try await sprout("audit", "list", "--limit", "100")
         #expect(audit.status == 0)
         let actions = audit.output.split(separator: "\n").map { $0.split(separator: "\t")[3] }
-        for action in ["account.create", "account.role", "account.block", "content.hide", "content.delete", "board.create", "board.move", "vendor.disable"] {
+        for action in ["account.create", "account.role", "account.block", "content.hide", "content.delete", "board.create", "board.move", "board-post.pin", "board-post.unpin", "vendor.disable"] {
             #expect(actions.contains(Substring(action)), "\(action) missing from \(audit.output)")
         }
         // One entry per change: two posts hidden, one role given (the refused one left nothing).

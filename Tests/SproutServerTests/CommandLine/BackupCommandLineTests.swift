@@ -47,6 +47,11 @@ import Testing
         #expect(kept.status == 0, "\(kept.errors)")
         let archives = try FileManager.default.contentsOfDirectory(atPath: data + "/backups").filter { $0.hasSuffix(".tar") }
         #expect(archives.count == 1 && kept.output.hasSuffix(archives[0] + "\n"), "\(archives) \(kept.output)")
+        // Each backup is in the audit log under the command line's name, with the archive it wrote.
+        let audit = try await SproutProcess.run(["audit", "list", "--action", "backup.create", "--data-dir", data])
+        let entries = audit.output.split(separator: "\n")
+        #expect(entries.count == 2 && entries.allSatisfy { $0.contains("\tcli:") }, "\(audit.output)")
+        #expect(entries.first?.contains("backup:" + archives[0]) == true, "\(audit.output)")
 
         let damaged = data + "/damaged.tar"
         var bytes = try Data(contentsOf: URL(fileURLWithPath: data + "/backups/" + archives[0]))

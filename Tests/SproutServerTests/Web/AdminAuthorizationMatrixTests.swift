@@ -17,6 +17,7 @@ import Testing
         (.get, "/admin/accounts", .admin), (.get, "/admin/accounts/1", .admin), (.get, "/admin/audit", .admin),
         (.get, "/admin/backups", .admin), (.get, "/admin/boards", .admin), (.get, "/admin/vendors", .admin),
         (.post, "/admin/moderation/hide", .moderator), (.post, "/admin/moderation/restore", .moderator), (.post, "/admin/moderation/delete", .moderator),
+        (.post, "/admin/moderation/dismiss", .moderator),
         (.post, "/admin/accounts/1/block", .admin), (.post, "/admin/accounts/1/unblock", .admin), (.post, "/admin/accounts/1/sign-out", .admin),
         (.post, "/admin/accounts/1/send-reset", .admin), (.post, "/admin/accounts/1/role", .admin), (.post, "/admin/accounts/1/delete", .admin),
         (.post, "/admin/backups", .admin), (.post, "/admin/boards", .admin), (.post, "/admin/boards/1/rename", .admin),

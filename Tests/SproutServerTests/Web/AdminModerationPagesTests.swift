@@ -144,6 +144,38 @@ import Testing
         }
     }
 
+    /// A report of an item its author deleted has no item to act on; it, and an unfounded one, is closed by
+    /// "신고 닫기", which leaves the item as it is and writes one `report.dismiss` entry per item.
+    @Test func reportsAreClosedWithoutActingEvenWhenTheItemIsGone() async throws {
+        try await withTestApp { client, database in
+            let author = try await client.signUp("author")
+            let reporter = try await client.signUp("reporter")
+            let fine = try await client.createPost("멀쩡한 글", as: author)
+            let gone = try await client.createPost("곧 지울 글", as: author)
+            for post in [fine, gone] {
+                let report = try await client.send(.post, "/api/reports", headers: [.authorization: "Bearer \(reporter.token)", .contentType: "application/json"],
+                                                   body: #"{"kind":"post","id":\#(post),"reason":"이상해요"}"#)
+                #expect(report.status == .created)
+            }
+            #expect(try await client.send(.delete, "/posts/\(gone)", headers: author.bearer).status == .ok)
+            let moderator = try await Console.staff(client, database, "moder", role: .moderator)
+            let queue = try await client.page("/admin/reports", cookie: moderator.cookie).body
+            #expect(queue.contains(#"id="dismiss-post-\#(gone)""#) && queue.contains(#"id="dismiss-post-\#(fine)""#))
+            #expect(!queue.contains(#"id="hide-post-\#(gone)""#), "nothing to hide")
+
+            let csrf = try await Self.formToken(client, moderator.cookie, page: "/admin/reports")
+            let closed = try await Console.post(client, "/admin/moderation/dismiss", "csrf=\(csrf)&kind=post&id=\(gone)&id=\(fine)&back=/admin/reports", cookie: moderator.cookie)
+            #expect(closed.headers[.location] == "/admin/reports?done=dismissed&count=2")
+            #expect(try await Self.audit(database, "report.dismiss").sorted() == ["post:\(fine)", "post:\(gone)"].sorted())
+            let after = try await client.page("/admin/reports?done=dismissed&count=2", cookie: moderator.cookie).body
+            #expect(after.contains("2개 항목의 신고를 닫았어요") && after.contains(#"id="reports-empty""#))
+            #expect(try await client.send(.get, "/posts/\(fine)", headers: reporter.bearer).status == .ok, "the item is untouched")
+            let again = try await Console.post(client, "/admin/moderation/dismiss", "csrf=\(csrf)&kind=post&id=\(fine)&back=/admin/reports", cookie: moderator.cookie)
+            #expect(again.headers[.location] == "/admin/reports?done=dismissed&count=0")
+            #expect(try await Self.audit(database, "report.dismiss").count == 2, "nothing open, nothing recorded")
+        }
+    }
+
     @Test func commentsAndBoardPostsLinkToWhereTheyAreSeen() async throws {
         try await withTestApp { client, database in
             let author = try await client.signUp("author")

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The console's moderation writes: `POST /admin/moderation/hide|restore|delete` with `kind`, one `id` field per
+/// The console's moderation writes: `POST /admin/moderation/hide|restore|delete|dismiss` with `kind`, one `id` field per
 /// item (up to `Moderation.maximumBatch`), the form token and `back` (the console page to return to). Behind the
 /// moderator gate, with the same checks as the account actions (`ConsoleWriteGuard`: form token, then the rate
 /// limit; the site-wide origin check before both); a deletion also needs the acting moderator's password and the
@@ -22,7 +22,7 @@ struct AdminModerationActions<Context: CallerRequestContext> {
 
     private func act(_ request: Request, context: Context) async throws -> Response {
         guard let moderator = context.caller.account, let token = context.caller.sessionToken,
-            let action = context.parameters.get("action").flatMap(Moderation.Action.init(rawValue:))
+            let action = context.parameters.get("action").flatMap(ConsoleModerationAction.init(rawValue:))
         else { throw HTTPError(.notFound) }
         var body = request
         let form: ModerationForm
@@ -53,7 +53,11 @@ struct AdminModerationActions<Context: CallerRequestContext> {
                 return comeBack(refusal.status == .tooManyRequests ? "error=password-limit" : "error=password")
             }
         }
-        let changed = try await moderation.apply(action, to: kind, ids: form.ids, by: actor)
+        let changed = if let contentAction = action.contentAction {
+            try await moderation.apply(contentAction, to: kind, ids: form.ids, by: actor)
+        } else {
+            try await moderation.dismissReports(of: kind, ids: form.ids, by: actor)
+        }
         return comeBack("done=\(action.done)&count=\(changed.count)")
     }
 
@@ -66,13 +70,20 @@ struct AdminModerationActions<Context: CallerRequestContext> {
     }
 }
 
-extension Moderation.Action {
+/// What a console moderation form asks: one of `Moderation.Action` on the items, or closing their reports.
+enum ConsoleModerationAction: String {
+    case hide, restore, delete, dismiss
+
+    /// The change to the items themselves; nil for `dismiss`, which changes only their reports.
+    var contentAction: Moderation.Action? { Moderation.Action(rawValue: rawValue) }
+
     /// The page's message code afterwards (`ModerationFlash`).
     var done: String {
         switch self {
         case .hide: "hidden"
         case .restore: "restored"
         case .delete: "deleted"
+        case .dismiss: "dismissed"
         }
     }
 }

@@ -194,6 +194,7 @@ struct ModerationFlash {
             case "hidden": "\(number)개 숨김 처리했어요"
             case "restored": "\(number)개 되살렸어요"
             case "deleted": "\(number)개 삭제했어요"
+            case "dismissed": "\(number)개 항목의 신고를 닫았어요"
             default: nil
             }
             guard let done else { return nil }
