@@ -1,6 +1,7 @@
 """The console's moderation in the browser, at both widths: a user reports another's post through the API, a
 moderator made with `sprout account create --role moderator` finds it in the reports queue (/admin/reports),
-hides it from there, and the post is gone for everyone else; the audit page (an admin's) shows `content.hide`.
+hides it from there, and the post is gone for everyone else; an unfounded report of another post is closed
+without touching it ("신고 닫기"); the audit page (an admin's) shows `content.hide`.
 Then the moderation list's bulk bar: select all on the page and restore. Against a real server and database."""
 
 import subprocess
@@ -37,15 +38,18 @@ def test_a_moderator_hides_a_reported_post_from_the_queue_and_restores_it_in_bul
     status, body = server.community.request(
         "POST", "/api/reports", {"kind": "post", "id": post["id"], "reason": "광고 글이에요"}, reporter["token"])
     assert status == 201, body
+    status, body = server.community.request(
+        "POST", "/api/reports", {"kind": "post", "id": other["id"], "reason": "잘 모르겠어요"}, reporter["token"])
+    assert status == 201, body
 
-    # The queue shows the report; the menu counts it.
+    # The queue shows the reports; the menu counts the items.
     log_in(driver, server, f"mod{suffix}")
     driver.get(server.url("/admin/reports"))
     row_id = f"report-post-{post['id']}"
     wait(driver, lambda d: d.find_elements(By.ID, row_id), message="the report is not in the queue")
     row = text_of(driver, row_id)
     assert "광고 글이에요" in row and "싸게 팝니다" in row
-    assert text_of(driver, "console-open-reports") == "1"
+    assert text_of(driver, "console-open-reports") == "2"
     assert no_sideways_scrolling(driver)
     screenshot(driver, f"admin-reports-{suffix}")
 
@@ -53,7 +57,14 @@ def test_a_moderator_hides_a_reported_post_from_the_queue_and_restores_it_in_bul
     click(driver, f"hide-post-{post['id']}")
     wait(driver, lambda d: d.find_elements(By.ID, "console-flash"), message="no message after hiding")
     assert "1개 숨김 처리했어요" in text_of(driver, "console-flash")
+    assert not driver.find_elements(By.ID, row_id), "acting on the item resolved its report"
+
+    # The other report is unfounded: close it without touching the post.
+    click(driver, f"dismiss-post-{other['id']}")
+    wait(driver, lambda d: d.find_elements(By.ID, "console-flash") and "1개 항목의 신고를 닫았어요" in text_of(d, "console-flash"),
+         message="no message after closing the report")
     assert driver.find_elements(By.ID, "reports-empty")
+    assert server.community.get_post(reporter, other["id"]) is not None, "closing a report leaves the post"
     assert server.community.get_post(reporter, post["id"]) is None, "another user still sees the hidden post"
     assert server.community.get_post(author, post["id"]) is not None, "the author still sees their post"
 
