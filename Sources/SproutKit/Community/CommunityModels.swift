@@ -44,15 +44,20 @@ public struct Post: Sendable, Hashable, Identifiable {
     public var updatedAt: Date
     /// Its comments as the post carries them (oldest first): ids and text only, no author names.
     public var comments: [CommentSummary]
+    /// A moderator hid it (Sprout's `hidden`): only its author still gets it, and should see it marked.
+    public var isHidden: Bool
 
     /// A post with the given values.
-    public init(id: Int, text: String, author: CommunityUser, createdAt: Date, updatedAt: Date, comments: [CommentSummary] = []) {
+    public init(
+        id: Int, text: String, author: CommunityUser, createdAt: Date, updatedAt: Date, comments: [CommentSummary] = [], isHidden: Bool = false
+    ) {
         self.id = id
         self.text = text
         self.author = author
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.comments = comments
+        self.isHidden = isHidden
     }
 
     /// The "댓글 N개" number.
@@ -99,15 +104,18 @@ public struct Comment: Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When its text last changed.
     public var updatedAt: Date
+    /// A moderator hid it (Sprout's `hidden`): only its author still gets it, and should see it marked.
+    public var isHidden: Bool
 
     /// A comment with the given values.
-    public init(id: Int, text: String, author: CommunityUser, postID: Int?, createdAt: Date, updatedAt: Date) {
+    public init(id: Int, text: String, author: CommunityUser, postID: Int?, createdAt: Date, updatedAt: Date, isHidden: Bool = false) {
         self.id = id
         self.text = text
         self.author = author
         self.postID = postID
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.isHidden = isHidden
     }
 
     /// The comment as a post carries it.

@@ -49,7 +49,7 @@ extension PostJSON {
         Post(
             id: id, text: text, author: try user.communityUser(),
             createdAt: try CommunityWire.date(createdAt, "post \(id)"), updatedAt: try CommunityWire.date(updatedAt, "post \(id)"),
-            comments: try comments.map { try $0.summary() }
+            comments: try comments.map { try $0.summary() }, isHidden: hidden ?? false
         )
     }
 }
@@ -58,7 +58,8 @@ extension CommentJSON {
     func comment() throws -> Comment {
         Comment(
             id: id, text: self.comment, author: try user.communityUser(), postID: post?.id,
-            createdAt: try CommunityWire.date(createdAt, "comment \(id)"), updatedAt: try CommunityWire.date(updatedAt, "comment \(id)")
+            createdAt: try CommunityWire.date(createdAt, "comment \(id)"), updatedAt: try CommunityWire.date(updatedAt, "comment \(id)"),
+            isHidden: hidden ?? false
         )
     }
 }

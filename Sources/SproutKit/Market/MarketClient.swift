@@ -56,9 +56,10 @@ public struct MarketClient: Sendable {
         })
     }
 
-    /// `GET /api/products/{id}`; 404 for an unknown id.
+    /// `GET /api/products/{id}`; 404 for an unknown id. With `credentials`, the `identifier` header goes along, so
+    /// the vendor still gets its own product when a moderator hid it (marked `isHidden`); nobody else does.
     public func product(id: Int) async throws(APIError) -> MarketProduct {
-        try await productRoutes.send(Self.productRequest(.get, "/api/products/\(id)"))
+        try await productRoutes.send(Self.productRequest(.get, "/api/products/\(id)", headers: credentials.map { ["identifier": $0.identifier] } ?? [:]))
     }
 
     // MARK: Changing products

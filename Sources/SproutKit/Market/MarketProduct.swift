@@ -44,12 +44,14 @@ public struct MarketProduct: Sendable, Hashable, Identifiable {
     public var images: [MarketImage]
     /// Who sells it.
     public var vendor: Vendor
+    /// A moderator hid it (Sprout's `hidden`): only its vendor still gets it, and should see it marked.
+    public var isHidden: Bool
 
     /// A product with the given values.
     public init(
         id: Int, vendorID: Int, name: String, description: String, thumbnailURL: URL?, currency: MarketCurrency,
         price: Decimal, discountedPrice: Decimal, bargainPrice: Decimal, stock: Int, createdAt: Date, issuedAt: Date,
-        images: [MarketImage], vendor: Vendor
+        images: [MarketImage], vendor: Vendor, isHidden: Bool = false
     ) {
         self.id = id
         self.vendorID = vendorID
@@ -65,6 +67,7 @@ public struct MarketProduct: Sendable, Hashable, Identifiable {
         self.issuedAt = issuedAt
         self.images = images
         self.vendor = vendor
+        self.isHidden = isHidden
     }
 
     /// Whether a discount applies.

@@ -63,7 +63,8 @@ extension MarketProductJSON {
             price: MarketWire.money(price), discountedPrice: MarketWire.money(discountedPrice),
             bargainPrice: MarketWire.money(bargainPrice), stock: stock,
             createdAt: try MarketWire.date(createdAt, "product \(id)"), issuedAt: try MarketWire.date(issuedAt, "product \(id)"),
-            images: try images.map { try $0.image() }, vendor: MarketProduct.Vendor(id: vendors.id, name: vendors.name)
+            images: try images.map { try $0.image() }, vendor: MarketProduct.Vendor(id: vendors.id, name: vendors.name),
+            isHidden: hidden ?? false
         )
     }
 }
