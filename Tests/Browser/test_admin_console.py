@@ -45,6 +45,7 @@ def make_admin(binary, server, name):
 
 
 def test_an_admin_blocks_a_user_who_then_sees_the_reason_and_the_audit_page_shows_it(driver, server, binary):
+    driver.get(server.url("/"))  # a page with the site's viewport first: about:blank is 980 px wide on a phone
     suffix = "d" if width(driver) > 600 else "p"
     make_admin(binary, server, f"chief{suffix}")
     user = server.community.sign_up(f"rowdy{suffix}")
@@ -112,6 +113,7 @@ def test_an_admin_blocks_a_user_who_then_sees_the_reason_and_the_audit_page_show
 
 
 def test_an_admin_backs_up_from_the_console_and_manages_the_board_menu(driver, server, binary):
+    driver.get(server.url("/"))  # a page with the site's viewport first: about:blank is 980 px wide on a phone
     suffix = "d" if width(driver) > 600 else "p"
     make_admin(binary, server, f"keeper{suffix}")
     log_in(driver, server, f"keeper{suffix}")

@@ -226,6 +226,8 @@ import Testing
             // The search box shows the query back: a quote before a combining mark stays inside the attribute.
             let marked = try await client.page("/admin/accounts?q=%22%CC%81%20autofocus%20onfocus%3Dalert(1)", cookie: admin.cookie)
             #expect(marked.body.contains(#"value="&quot;\#u{301} autofocus onfocus=alert(1)""#))
+            let nobody = try await client.page("/admin/accounts?q=nobody", cookie: admin.cookie)
+            #expect(nobody.body.contains("찾은 계정이 없어요.") && !nobody.body.contains("모두 0개 중"))
             let second = try await client.page("/admin/accounts?q=member&page=2", cookie: admin.cookie)
             #expect(second.body.contains("모두 55개 중 51–55"))
             #expect(try await administration.search("M12@EXAMPLE").total == 1, "email, any case")

@@ -126,7 +126,8 @@ struct AdminPages<Context: CallerRequestContext> {
         let query: String
         let rows: [AccountRow]
         let total: String
-        let range: String
+        /// "1–50"; nil when nothing was found (a Mustache section is shown for any string, even an empty one).
+        let range: String?
         let previous: String?
         let next: String?
     }
@@ -146,7 +147,7 @@ struct AdminPages<Context: CallerRequestContext> {
                            created: ConsoleFormat.time($0.createdAt))
             },
             total: ConsoleFormat.number(found.total),
-            range: found.accounts.isEmpty ? "" : "\(ConsoleFormat.number(first))–\(ConsoleFormat.number(first + found.accounts.count - 1))",
+            range: found.accounts.isEmpty ? nil : "\(ConsoleFormat.number(first))–\(ConsoleFormat.number(first + found.accounts.count - 1))",
             previous: page > 1 ? link(page - 1) : nil,
             next: first - 1 + found.accounts.count < found.total ? link(page + 1) : nil
         )
