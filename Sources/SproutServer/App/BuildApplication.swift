@@ -32,6 +32,8 @@ public func buildApplication(
         metrics: metrics
     )
     var services: [any Service] = [database]
+    // After the database, so it stops first.
+    services.append(EventLogPruner(log: EventLog(executor: database.executor), logger: logger))
     if let smtp = configuration.mail.smtp {
         // After the database, so it stops first: a mail being sent is finished and recorded.
         services.append(MailWorker(

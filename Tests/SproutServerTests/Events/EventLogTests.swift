@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import Testing
 @testable import SproutServer
 
@@ -62,6 +63,29 @@ import Testing
             let events = try await EventLog(executor: database.executor).events(in: "todos:shared", after: 0)
             #expect(events.map(\.seq) == Array(1...40))
             #expect(Set(events.map(\.item)).count == 40)
+        }
+    }
+
+    /// `sprout serve`'s pruner runs the pruning on its own, and stops when its task is cancelled.
+    @Test func theServeProcessPrunesTheLogByItself() async throws {
+        try await withTestApp { _, database in
+            let old = Date().addingTimeInterval(-EventLog.keptFor - 60)
+            try await database.executor.writeAll([
+                """
+                INSERT INTO event_log (topic, seq, action, item, parent, at) VALUES
+                  ('market', 1, 'product.created', '1', NULL, \(bind: old)),
+                  ('market', \(bind: 1 + EventLog.keptPerTopic), 'product.created', '2', NULL, \(bind: old))
+                """,
+            ])
+            let log = EventLog(executor: database.executor)
+            let pruner = Task { try await EventLogPruner(log: log, logger: Logger(label: "test"), interval: .milliseconds(20)).run() }
+            defer { pruner.cancel() }
+            var waited = 0
+            while try await log.oldestSeq(of: "market") == 1, waited < 250 {
+                try await Task.sleep(for: .milliseconds(20))
+                waited += 1
+            }
+            #expect(try await log.oldestSeq(of: "market") == 1 + EventLog.keptPerTopic)
         }
     }
 
