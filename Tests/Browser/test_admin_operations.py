@@ -13,7 +13,8 @@ from selenium.webdriver.support.ui import Select
 
 import smtp_sink
 from helpers import fill, is_shown, log_in, screenshot, text_of, wait
-from test_account_settings import bearer_works, other_browser, signed_in_user
+# smtp and server_env are fixtures: this module's servers send their mails to the test's sink, as that module's do.
+from test_account_settings import bearer_works, other_browser, server_env, signed_in_user, smtp  # noqa: F401
 from test_admin_console import click, make_admin, no_sideways_scrolling, sign_out, width
 from test_board import settle_list, settle_post
 
@@ -26,19 +27,6 @@ def driver(request, server):
     driver = request.getfixturevalue(request.param)
     driver.get(server.url("/"))  # a page with the site's viewport first: about:blank is 980 px wide on a phone
     return driver
-
-
-@pytest.fixture
-def smtp():
-    sink = smtp_sink.SMTPSink()
-    yield sink
-    sink.close()
-
-
-@pytest.fixture
-def server_env(smtp):
-    """The servers of this module send their mails to the test's sink (the password-reset mail)."""
-    return {"SMTP_URL": smtp.url}
 
 
 def suffix_of(driver) -> str:
