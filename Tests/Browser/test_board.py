@@ -107,9 +107,14 @@ def scroll_to_bottom(driver):
     driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
 
 
-def list_requests(driver):
+def board_requests(driver):
     return [name for name in driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
             if re.search(r"/api/v2/boards/\d+/posts\?", name)]
+
+
+def list_requests(driver):
+    """The list's page requests (the pinned block above it asks `?pinned=true` once per board shown)."""
+    return [name for name in board_requests(driver) if "pinned=true" not in name]
 
 
 def wait_for_saved_post(driver, server, board_id) -> int:
@@ -422,6 +427,8 @@ def test_endless_scrolling_loads_30_posts_at_a_time(browser, server):
     offsets = [re.search(r"offset=(\d+)", name).group(1) for name in list_requests(browser) if "/boards/2/" in name]
     assert offsets == ["0", "30", "60"], "one request per page, 30 apart, and none after the last"
     assert all("limit=30" in name for name in list_requests(browser))
+    assert [name for name in board_requests(browser) if "pinned=true" in name and "/boards/2/" in name] != [], \
+        "the pinned block was asked for"
 
 
 # ---- Search ------------------------------------------------------------------------------------------
