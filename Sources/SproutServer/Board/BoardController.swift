@@ -84,7 +84,7 @@ struct BoardController<Context: CallerRequestContext> {
               try await repository.post(id: id, boardID: board.id, visibleTo: nil) != nil
         else { throw try await missingOrForbidden(id: id, boardID: board.id) }
         _ = try await administration.editPost(
-            id: id, boardID: board.id, title: input.title, contents: input.contents, by: actor(account, request, context), at: now
+            id: id, boardID: board.id, title: input.title, contents: input.contents, by: AuditActor(account: account, request: request, client: context.clientAddress, requestID: context.id), at: now
         )
         guard let post = try await repository.post(id: id, boardID: board.id, visibleTo: account.id) else { throw BoardError.postNotFound }
         return try Response.json(post.json(for: .account(account), now: now, emails: emailVisibility))
@@ -107,7 +107,9 @@ struct BoardController<Context: CallerRequestContext> {
         let id = try postID(context)
         guard try await repository.post(id: id, boardID: board.id, visibleTo: nil) != nil else { throw BoardError.postNotFound }
         do {
-            _ = try await administration.setPinned(postID: id, pinned, by: actor(account, request, context))
+            _ = try await administration.setPinned(
+                postID: id, pinned, by: AuditActor(account: account, request: request, client: context.clientAddress, requestID: context.id)
+            )
         } catch let error as BoardAdministrationError {
             switch error {
             case .tooManyPinned: throw BoardError.tooManyPinned
@@ -129,13 +131,6 @@ struct BoardController<Context: CallerRequestContext> {
     }
 
     // MARK: - Request parts
-
-    private func actor(_ account: Account, _ request: Request, _ context: BoardContext) -> AuditActor {
-        AuditActor(
-            name: account.username, accountID: account.id, client: context.clientAddress,
-            userAgent: request.headers[.userAgent], requestID: context.id
-        )
-    }
 
     /// An account writing in a writable board (the static token writes nothing).
     private func writer(_ request: Request, _ context: BoardContext) async throws -> (Account, Board) {

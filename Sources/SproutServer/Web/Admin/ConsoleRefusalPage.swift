@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// The page a refused console write answers (a stale form, too many writes), with a way back; and the actor the
-/// audit log names for a console write. Shared by every console write.
+/// The page a refused console write answers (a stale form, too many writes), with a way back. Shared by every
+/// console write.
 enum ConsoleRefusalPage {
     private struct Page {
         let heading: String
@@ -20,16 +20,6 @@ enum ConsoleRefusalPage {
         return try renderer.render(
             "admin-refusal", context: Page(heading: heading, explanation: explanation, back: back),
             title: heading, current: nil, visitor: WebVisitor(account), request: request, status: status
-        )
-    }
-}
-
-extension AuditActor {
-    /// The signed-in account making a console write: its name, its client address and user agent, the request id.
-    init(console account: Account, request: Request, context: some CallerRequestContext) {
-        self.init(
-            name: account.username, accountID: account.id, client: context.client.address,
-            userAgent: request.headers[.userAgent], requestID: context.id
         )
     }
 }
