@@ -55,7 +55,7 @@ import Testing
     /// Writers racing on one topic get its numbers one each, with no gap and no repeat (on PostgreSQL the topic's
     /// row queues them), and the log holds one event per write.
     @Test func concurrentWritersOfOneTopicGetEveryNumberOnce() async throws {
-        try await withTestApp(.live) { client, database in
+        try await withTestApp { client, database in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for number in 1...40 { group.addTask { try await client.createTodo("동시에 쓰는 일 \(number)") } }
                 try await group.waitForAll()
