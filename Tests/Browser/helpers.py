@@ -6,6 +6,7 @@ import os
 import time
 from pathlib import Path
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -14,7 +15,10 @@ SCREENSHOTS = Path(os.environ.get("SPROUT_TEST_OUTPUT", ROOT / "test-output")) /
 
 
 def wait(driver, condition, timeout=10, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+    # A condition read from the page that is being replaced (a form posted, the next page loading) meets a stale
+    # element: that is "not yet", so it is asked again rather than failing the test.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=ignored).until(lambda d: condition(d), message)
 
 
 def screenshot(driver, name: str) -> Path:

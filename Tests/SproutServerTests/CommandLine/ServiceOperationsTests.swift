@@ -65,6 +65,9 @@ import Testing
         while sentPart.value < 5 { try await Task.sleep(for: .milliseconds(20)) }
         try await Task.sleep(for: .milliseconds(300))  // the server has read the heads
         server.process.terminate()
+        // The drain has begun once the server says so; on a loaded machine the signal may take a while to be
+        // handled, and that is not what this test is about.
+        try await server.waitForErrorOutput(containing: "draining", within: .seconds(30))
         // New connections are refused from now on (one accepted just before is closed as idle).
         let deadline = ContinuousClock.now + .seconds(15)
         while ContinuousClock.now < deadline {

@@ -64,6 +64,16 @@ struct SproutProcess {
         }
     }
 
+    /// Waits until standard error holds `text` (a log line); fails after `limit` or if the process ends first.
+    func waitForErrorOutput(containing text: String, within limit: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !standardError.contains(text) {
+            guard process.isRunning else { throw TestFailure("sprout ended (\(process.terminationStatus)) before logging \(text): \(standardError)") }
+            guard ContinuousClock.now < deadline else { throw TestFailure("no \(text) after \(limit): \(standardError)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// SIGTERM, as a service manager stops it, then waits for the end.
     func stop() async throws {
         process.terminate()
