@@ -154,6 +154,10 @@ func buildRouter(
         service: WeatherService(configuration, executor: database.executor, logger: logger),
         clock: clock
     ).endpoints, atPath: "/api")
+    router.addRoutes(EventsController<SproutRequestContext>(
+        hub: database.events, slots: EventStreamSlots(configuration.events), executor: database.executor
+    ).endpoints)
+    readiness.whenDraining { [events = database.events] in Task { await events.close() } }
     router.addRoutes(ReportsController<SproutRequestContext>(reports: Reports(executor: database.executor), clock: clock).endpoints, atPath: "/api/reports")
     router.addRoutes(web.endpoints)
     router.addRoutes(AccountPages<SproutRequestContext>(renderer: web.renderer).endpoints)

@@ -33,6 +33,12 @@ struct JSONWriter {
         buffer.writeStaticString(text)
     }
 
+    /// JSON written elsewhere (a row already in its list's shape), as it is.
+    mutating func rawJSON(_ json: ByteBuffer) {
+        var json = json
+        buffer.writeBuffer(&json)
+    }
+
     mutating func int(_ value: Int) {
         buffer.writeString(String(value))
     }

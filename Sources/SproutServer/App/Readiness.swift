@@ -9,6 +9,7 @@ public final class Readiness: Sendable {
     }
 
     private let state = NIOLockedValueBox(State.starting)
+    private let drainingActions = NIOLockedValueBox<[@Sendable () -> Void]>([])
 
     public init() {}
 
@@ -21,5 +22,12 @@ public final class Readiness: Sendable {
 
     func startDraining() {
         state.withLockedValue { $0 = .draining }
+        for action in drainingActions.withLockedValue({ actions in defer { actions = [] }; return actions }) { action() }
+    }
+
+    /// Runs `action` when draining begins: what holds a request open for long (an event stream) lets go, so the
+    /// server can drain within its grace.
+    func whenDraining(_ action: @escaping @Sendable () -> Void) {
+        drainingActions.withLockedValue { $0.append(action) }
     }
 }

@@ -32,8 +32,11 @@ struct EventLog: Sendable {
     static let keptFor: TimeInterval = 10 * 60
     static let keptPerTopic = 10_000
 
+    /// Events read at once: a page of a replay, or of one hub's catch-up.
+    static let pageSize = 500
+
     /// A topic's events after `seq`, in order, at most `limit`.
-    func events(in topic: String, after seq: Int, limit: Int = 500) async throws -> [LoggedEvent] {
+    func events(in topic: String, after seq: Int, limit: Int = pageSize) async throws -> [LoggedEvent] {
         try await executor.read(
             """
             SELECT topic, seq, action, item, parent, at FROM event_log
@@ -46,6 +49,24 @@ struct EventLog: Sendable {
     /// The topic's newest committed number (0 before its first event): pruning always keeps a topic's newest.
     func lastSeq(of topic: String) async throws -> Int {
         try await executor.readFirst("SELECT max(seq) AS value FROM event_log WHERE topic = \(bind: topic)", as: SQLOptionalInt.self)?.value ?? 0
+    }
+
+    /// Each topic's newest number, in one read (topics without events are left out).
+    func lastSeqs(of topics: [String]) async throws -> [String: Int] {
+        guard !topics.isEmpty else { return [:] }
+        let rows = try await executor.read(
+            "SELECT topic, max(seq) AS seq FROM event_log WHERE topic IN (\(list: topics)) GROUP BY topic", as: TopicSeq.self
+        )
+        return Dictionary(rows.map { ($0.topic, $0.seq) }, uniquingKeysWith: max)
+    }
+
+    private struct TopicSeq: SQLRowDecodable {
+        let topic: String
+        let seq: Int
+        init(row: some SQLRow) throws {
+            topic = try row.string("topic")
+            seq = try row.int("seq")
+        }
     }
 
     /// The oldest number still kept in the topic (nil when none is): a client whose last event is older than this

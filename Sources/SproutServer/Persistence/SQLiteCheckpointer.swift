@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import NIOConcurrencyHelpers
 
 /// Runs SQLite's WAL checkpoints on a connection and a thread of their own, so that the writer's commits do not
 /// wait for a checkpoint's copy into the database file and its `fsync`.
@@ -57,6 +58,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         var writerHold: Unmanaged<SQLiteCheckpointer>?
     }
 
+    private let afterCommit = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
     private let condition = NSCondition()
     private var state = State()  // guarded by `condition`
     private let handle: OpaquePointer
@@ -80,9 +82,17 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         condition.unlock()
         sqlite3_wal_hook(writer, { context, connection, _, pages in
             guard let context, let connection else { return SQLITE_OK }
-            Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages, on: connection)
+            let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
+            checkpointer.committed(logPages: pages, on: connection)
+            checkpointer.afterCommit.withLockedValue { $0 }?()
             return SQLITE_OK
         }, context.toOpaque())
+    }
+
+    /// Runs `action` on the writer's thread after each of its commits (the event hub's wake-up,
+    /// `SQLiteEventSignals`). It must be quick and must not use the database.
+    func afterEachCommit(_ action: @escaping @Sendable () -> Void) {
+        afterCommit.withLockedValue { $0 = action }
     }
 
     /// The log's size, in pages, after the writer's last commit.

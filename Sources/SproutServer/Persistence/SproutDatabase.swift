@@ -15,17 +15,20 @@ public final class SproutDatabase: Service, Sendable {
     let migrations: [SQLMigration]
     let logger: Logger
     private let connections: Connections
+    /// The process's event hub: the streams of `GET /api/events` subscribe here.
+    let events: EventHub
 
     private enum Connections: Sendable {
         /// GRDB's pool for writes, slow reads and migrations; each thread's own connection for plain reads; the
         /// writer's checkpoints.
         case sqlite(DatabasePool, SQLiteThreadReaders, SQLiteCheckpointer)
         /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`).
-        case postgres(PostgresClient, prepared: PostgresLoopPools)
+        /// `listening`: one connection of its own, for the event hub's `LISTEN` (`PostgresEventListener`).
+        case postgres(PostgresClient, prepared: PostgresLoopPools, listening: PostgresClient)
 
         var postgresClients: [PostgresClient] {
-            guard case .postgres(let client, let prepared) = self else { return [] }
-            return [client] + prepared.clients
+            guard case .postgres(let client, let prepared, let listening) = self else { return [] }
+            return [client, listening] + prepared.clients
         }
     }
 
@@ -75,13 +78,28 @@ public final class SproutDatabase: Service, Sendable {
                 keepsGenericPlans: true
             )
             let prepared = PostgresLoopPools(configuration: preparedConfiguration, loops: loops, logger: logger)
-            connections = .postgres(client, prepared: prepared)
+            let listening = PostgresClient(
+                configuration: try PostgresClient.Configuration.sprout(
+                    url: url, schema: schema, maximumConnections: 1, statementTimeout: Self.postgresStatementTimeout
+                ),
+                backgroundLogger: logger
+            )
+            connections = .postgres(client, prepared: prepared, listening: listening)
             executor = PostgresExecutor(
                 client: client, preparedPools: prepared,
                 slowReads: ConcurrencyLimit(Self.postgresConnections / 2, onWait: slowReadWaits), logger: logger
             )
         }
         self.executor = measured.map { MeasuredExecutor(base: executor, metrics: $0) } ?? executor
+        let connections = self.connections
+        events = EventHub(log: EventLog(executor: self.executor), items: .standard(executor: self.executor), logger: logger) { hub in
+            switch connections {
+            case .sqlite(let pool, _, let checkpointer):
+                return try await SQLiteEventSignals.start(pool: pool, checkpointer: checkpointer, hub: hub)
+            case .postgres(_, _, let listening):
+                return [PostgresEventListener.start(client: listening, hub: hub, logger: logger)]
+            }
+        }
     }
 
     /// Brings the schema up to date. Safe beside a running server and from several processes at once: on SQLite
@@ -105,7 +123,7 @@ public final class SproutDatabase: Service, Sendable {
                     return .commit
                 }
             }
-        case .postgres(let client, _):
+        case .postgres(let client, _, _):
             try await client.withTransaction(logger: logger) { connection in
                 // Each statement's rows are drained, so an error is thrown by the statement that caused it
                 // (an undrained one surfaces later as "current transaction is aborted").
@@ -201,6 +219,7 @@ public final class SproutDatabase: Service, Sendable {
 
     /// Closes SQLite's connections. (A PostgreSQL client closes its connections when its `run` ends.)
     public func shutdown() async {
+        await events.close()
         if case .sqlite(let pool, let threadReaders, let checkpointer) = connections {
             threadReaders.close()
             do {

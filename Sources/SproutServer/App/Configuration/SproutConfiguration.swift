@@ -28,6 +28,8 @@ public struct SproutConfiguration: Sendable {
     public var mail: MailSettings
     /// `AUDIT_RETENTION_DAYS`.
     public var admin: AdminSettings
+    /// `EVENTS_STREAMS_PER_ACCOUNT`, `EVENTS_STREAMS_PER_ADDRESS`, `EVENTS_STREAMS_MAX`.
+    public var events: EventsSettings
 
     public init(
         server: ServerSettings = ServerSettings(),
@@ -39,7 +41,8 @@ public struct SproutConfiguration: Sendable {
         diary: DiarySettings = DiarySettings(),
         backup: BackupSettings = BackupSettings(),
         mail: MailSettings = MailSettings(),
-        admin: AdminSettings = AdminSettings()
+        admin: AdminSettings = AdminSettings(),
+        events: EventsSettings = EventsSettings()
     ) {
         self.server = server
         self.data = data
@@ -51,6 +54,7 @@ public struct SproutConfiguration: Sendable {
         self.backup = backup
         self.mail = mail
         self.admin = admin
+        self.events = events
     }
 
     /// The stems under which an unknown variable stops the start (`UnknownSettings`), for help texts.
@@ -59,7 +63,7 @@ public struct SproutConfiguration: Sendable {
     /// Every variable Sprout reads; anything else under `UnknownSettings.guardedPrefixes` is refused.
     static let variables = ServerSettings.variables + DataSettings.variables + AccountSettings.variables
         + CommunitySettings.variables + MarketSettings.variables + BoardSettings.variables + DiarySettings.variables
-        + BackupSettings.variables + MailSettings.variables + AdminSettings.variables
+        + BackupSettings.variables + MailSettings.variables + AdminSettings.variables + EventsSettings.variables
 
     /// Reads the environment (each struct's `read` names its variables); explicit arguments (from the command-line
     /// flags `--hostname`, `--port`, `--data-dir`, `--backup-every`) win over `HOST`, `PORT`, `DATA_DIR` and
@@ -91,7 +95,8 @@ public struct SproutConfiguration: Sendable {
             diary: .read(from: reader),
             backup: .read(from: reader, every: backupEvery),
             mail: .read(from: reader),
-            admin: .read(from: reader)
+            admin: .read(from: reader),
+            events: .read(from: reader)
         )
     }
 }

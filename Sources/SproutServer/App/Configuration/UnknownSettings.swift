@@ -7,7 +7,7 @@
 enum UnknownSettings {
     /// The stems of Sprout's service settings. Narrow on purpose: `EMAIL_VISIBILITY`, not `EMAIL_`.
     static let guardedPrefixes = [
-        "MARKET_", "BOARD_", "DIARY_", "COMMUNITY_", "WEATHER_", "OPENWEATHER_", "OPEN_METEO_", "SIGNUPS_", "EMAIL_VISIBILITY", "EMAIL_CONFIRMATION", "BACKUP_", "AUDIT_",
+        "MARKET_", "BOARD_", "DIARY_", "COMMUNITY_", "WEATHER_", "OPENWEATHER_", "OPEN_METEO_", "SIGNUPS_", "EMAIL_VISIBILITY", "EMAIL_CONFIRMATION", "BACKUP_", "AUDIT_", "EVENTS_",
     ]
 
     /// Throws one `ConfigurationError` naming every unknown setting in `environment`, each with the nearest known
