@@ -13,10 +13,13 @@ public struct SproutRequestContext: RequestContext, RemoteAddressRequestContext,
     var caller = Caller.anonymous
     /// For the access line: who turned out to be calling.
     let record = RequestRecord()
+    /// The client's connection: a long answer (an event stream) watches it to stop as soon as the client leaves.
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
         client = ClientOrigin(address: remoteAddress?.ipAddress ?? "unknown", isHTTPS: false)
     }
 }

@@ -19,6 +19,12 @@ actor EventHub {
     struct Subscription: Sendable {
         let messages: AsyncStream<Message>
         let startsAfter: [String: Int]
+        fileprivate let continuation: AsyncStream<Message>.Continuation
+
+        /// Ends the messages (the client has gone); the hub forgets the subscriber.
+        func end() {
+            continuation.finish()
+        }
     }
 
     struct Closed: Error {}
@@ -101,7 +107,7 @@ actor EventHub {
         for topic in wanted { startsAfter[topic] = topics[topic]?.cursor ?? 0 }
         // Anything that committed while the cursor was read, or a wake-up that came meanwhile.
         for topic in fresh { refresh(topic) }
-        return Subscription(messages: messages, startsAfter: startsAfter)
+        return Subscription(messages: messages, startsAfter: startsAfter, continuation: continuation)
     }
 
     private func unsubscribe(_ id: UInt64) {

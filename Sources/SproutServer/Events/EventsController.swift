@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// `GET /api/events?topics=…`: a server-sent event stream of the topics' changes (docs/events.md).
 ///
@@ -7,7 +8,7 @@ import Hummingbird
 /// already resolved, and for a board one read; then a slot (`EventStreamSlots`) bounds how many one account,
 /// one address and the process hold. An open stream costs its connection and a buffer of at most
 /// `EventHub.bufferedMessages` messages.
-struct EventsController<Context: CallerRequestContext>: Sendable {
+struct EventsController<Context: CallerRequestContext & ConnectionRequestContext>: Sendable {
     let hub: EventHub
     let slots: EventStreamSlots
     let executor: any SQLExecutor
@@ -34,6 +35,8 @@ struct EventsController<Context: CallerRequestContext>: Sendable {
             slot.release()
             throw EventStreamError.shuttingDown
         }
+        // A client gone ends its subscription now, not at the next heartbeat, and gives its slot back.
+        try? await ClientDepartureWatcher.watch(context.channel) { subscription.end() }
         let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
         let stream = EventStreamWriter(
             topics: topics, subscription: subscription, cursors: EventTopics.cursors(lastEventID), log: hub.log, items: hub.items
@@ -81,6 +84,13 @@ struct EventsController<Context: CallerRequestContext>: Sendable {
         return topics
     }
 }
+
+/// A request context that knows the client's connection.
+protocol ConnectionRequestContext: RequestContext {
+    var channel: any Channel { get }
+}
+
+extension SproutRequestContext: ConnectionRequestContext {}
 
 extension HTTPField.Name {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
