@@ -155,7 +155,8 @@ func buildRouter(
         clock: clock
     ).endpoints, atPath: "/api")
     router.addRoutes(EventsController<SproutRequestContext>(
-        hub: database.events, slots: EventStreamSlots(configuration.events), executor: database.executor
+        hub: database.events, slots: EventStreamSlots(configuration.events), executor: database.executor,
+        lifetime: configuration.events.streamLifetime
     ).endpoints)
     readiness.whenDraining { [events = database.events] in Task { await events.close() } }
     router.addRoutes(ReportsController<SproutRequestContext>(reports: Reports(executor: database.executor), clock: clock).endpoints, atPath: "/api/reports")

@@ -12,6 +12,7 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
     let hub: EventHub
     let slots: EventStreamSlots
     let executor: any SQLExecutor
+    let lifetime: Duration
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -37,6 +38,7 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
         }
         // A client gone ends its subscription now, not at the next heartbeat, and gives its slot back.
         try? await ClientDepartureWatcher.watch(context.channel) { subscription.end() }
+        let lifetime = lifetime * Double.random(in: 0.9...1.1)
         let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
         let stream = EventStreamWriter(
             topics: topics, subscription: subscription, cursors: EventTopics.cursors(lastEventID), log: hub.log, items: hub.items
@@ -47,6 +49,11 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
         headers[.xAccelBuffering] = "no"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { slot.release() }
+            let expiry = Task {
+                try await Task.sleep(for: lifetime)
+                subscription.end()
+            }
+            defer { expiry.cancel() }
             try await stream.run(&writer)
         })
     }

@@ -202,6 +202,25 @@ import Testing
         }
     }
 
+    /// A stream ends after its lifetime, so streams spread again over the nodes; the client resumes where it was.
+    @Test func aStreamEndsAfterItsLifetimeAndResumes() async throws {
+        try await withTestApp(.live, configure: { $0.events.streamLifetime = .milliseconds(500) }) { client, _ in
+            let port = try #require(client.port)
+            let lastID = try await TestEventStream.open(port: port, topics: "todos") { stream in
+                try await stream.wait(for: "ready") { $0.contains { $0.event == "ready" } }
+                _ = try await Self.createTodo(client, "수명 안의 일")
+                try await stream.waitForEnd(within: .seconds(5))
+                return stream.lastID
+            }
+            #expect(lastID == "todos=1")
+            let next = try await Self.createTodo(client, "다시 이어진 일")
+            try await TestEventStream.open(port: port, topics: "todos", headers: ["Last-Event-ID": try #require(lastID)]) { stream in
+                let frames = try await stream.wait(for: "the replay") { $0.contains { $0.event == "todo.created" } }
+                #expect(frames.compactMap(\.seq) == [2] && frames.last?.json?["id"] as? String == "\(next)")
+            }
+        }
+    }
+
     /// Two processes on one database: an event made through one reaches a subscriber of the other (PostgreSQL:
     /// `NOTIFY`; SQLite: the catch-up read).
     @Test func anEventMadeThroughOneNodeReachesASubscriberOfAnother() async throws {
