@@ -20,5 +20,12 @@ enum LiveFixture {
         return try JSONSerialization.data(withJSONObject: row)
     }
 
+    /// `row` with some fields changed, as the server would send the row after an edit.
+    static func edited(_ row: Data, _ changes: [String: Any]) throws -> Data {
+        var object = try JSONSerialization.jsonObject(with: row) as? [String: Any] ?? [:]
+        object.merge(changes) { _, new in new }
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
     enum FixtureError: Error { case noRow(Int) }
 }
