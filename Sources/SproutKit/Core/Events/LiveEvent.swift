@@ -23,7 +23,12 @@ public enum LiveEvent: Sendable, Equatable {
 public struct LiveChange: Sendable, Equatable {
     /// What happened to the row; hiding by a moderator arrives as `deleted`, restoring as `updated`.
     public enum Kind: String, Sendable {
-        case created, updated, deleted
+        /// A new row (`….created`).
+        case created
+        /// A changed row, or one a moderator restored (`….updated`).
+        case updated
+        /// A deleted row, or one a moderator hid (`….deleted`).
+        case deleted
     }
 
     /// The topic as subscribed (`todos`, not the account's id).
