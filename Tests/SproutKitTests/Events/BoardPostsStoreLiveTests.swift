@@ -47,4 +47,19 @@ import Testing
         #expect(store.list.posts.first?.title == "읽어 온 글")
         #expect(server.requests.last?.url?.path == "/api/v2/boards/2/posts/\(new)")
     }
+
+    @Test func followingAStreamReadsTheItemInsideTheFrame() async throws {
+        let (store, server) = BoardPostsStoreTests.store(posts: 2)
+        await store.show(BoardPostsStoreTests.free)
+        let id = server.addPosts(1, board: 2, title: { _ in "스트림 글" }, isOwner: true)[0]
+        let item = try LiveFixture.edited(try await Self.item(id, from: server), ["isPinned": true, "isNewPost": true])
+        let transport = ScriptedEventTransport([.stayOpen(chunks: [try LiveFixture.frame(.board(2), "board-post.created", seq: 3, id: id, item: item)])])
+        let sent = server.requests.count
+        let following = Task { try await store.follow(EventStream(client: server.client.client, topics: [.board(2)], transport: transport)) }
+        try await eventuallyOnMain { store.list.posts.count == 3 }
+        following.cancel()
+        let post = try #require(store.list.posts.first)
+        #expect(post.title == "스트림 글" && post.isOwner && post.isPinned && post.isNew)
+        #expect(server.requests.count == sent, "the frame's item was read, not fetched")
+    }
 }

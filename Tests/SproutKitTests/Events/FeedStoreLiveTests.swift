@@ -72,4 +72,18 @@ import Testing
         await feed.apply(.reset(topic: "community"))
         #expect(server.requests.count == sent + 1 && feed.posts.first?.id == id && feed.posts.count == 3)
     }
+
+    @Test func followingAStreamAppliesItsFrames() async throws {
+        let (feed, server, author, client) = FeedStoreTests.feed(posts: 2)
+        await feed.refresh()
+        let id = server.addPosts(1, by: author, text: { _ in "스트림으로 온 글" })[0]
+        let frame = try LiveFixture.frame(.community, "post.created", seq: 3, id: id, item: try await Self.item(id, from: client))
+        let transport = ScriptedEventTransport([.stayOpen(chunks: ["event: ready\nid: community=2\ndata: {\"topics\":{\"community\":2}}\n\n", frame])])
+        let sent = server.requests.count
+        let following = Task { try await feed.follow(EventStream(client: client.client, topics: [.community], transport: transport)) }
+        try await eventuallyOnMain { feed.pendingCount == 1 }
+        following.cancel()
+        #expect(feed.pendingPosts.first?.text == "스트림으로 온 글")
+        #expect(server.requests.count == sent, "the frame's item was read, not fetched")
+    }
 }

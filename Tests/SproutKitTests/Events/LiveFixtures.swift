@@ -27,5 +27,23 @@ enum LiveFixture {
         return try JSONSerialization.data(withJSONObject: object)
     }
 
+    /// A change as a frame of `GET /api/events`, with `item` inside its data as the server writes it.
+    static func frame(_ topic: LiveTopic, _ action: String, seq: Int, id: Int, item: Data?) throws -> String {
+        var object: [String: Any] = ["topic": topic.name, "seq": seq, "action": action, "id": String(id), "parentId": NSNull()]
+        if let item { object["item"] = try JSONSerialization.jsonObject(with: item) }
+        let data = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        return "event: \(action)\nid: \(topic.name)=\(seq)\ndata: \(data)\n\n"
+    }
+
     enum FixtureError: Error { case noRow(Int) }
+}
+
+/// `eventually`, for conditions on main-actor stores: waits (up to five seconds) until `condition` holds.
+@MainActor
+func eventuallyOnMain(_ condition: () -> Bool) async throws {
+    for _ in 0..<500 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    throw StubError.timedOut
 }

@@ -48,4 +48,20 @@ import Testing
         await store.apply(.reset(topic: "market"))
         #expect(store.products.map(\.id) == [3, 2, 1])
     }
+
+    @Test func followingAStreamReadsTheItemInsideTheFrame() async throws {
+        let (store, server) = MarketListStoreTests.store(products: 2)
+        await store.refresh()
+        let id = server.addProducts(1, name: { _ in "스트림 상품" })[0]
+        let item = try LiveFixture.edited(try await Self.item(id, from: server), ["price": 2.36, "discounted_price": 0.71, "bargain_price": 1.65])
+        let transport = ScriptedEventTransport([.stayOpen(chunks: [try LiveFixture.frame(.market, "product.created", seq: 3, id: id, item: item)])])
+        let sent = server.requests.count
+        let client = APIClient(baseURL: MarketFakeServer.base, transport: server)
+        let following = Task { try await store.follow(EventStream(client: client, topics: [.market], transport: transport)) }
+        try await eventuallyOnMain { store.products.count == 3 }
+        following.cancel()
+        let product = try #require(store.products.first)
+        #expect(product.name == "스트림 상품" && product.bargainPrice == Decimal(string: "1.65") && product.price - product.discountedPrice == product.bargainPrice)
+        #expect(server.requests.count == sent, "the frame's item was read, not fetched")
+    }
 }
