@@ -86,6 +86,15 @@ public final class BoardPostList {
         pages.total += 1
     }
 
+    /// Shows a post that was not shown (written elsewhere, or restored) where the newest-first order puts it,
+    /// when that is within the posts loaded; answers whether it was.
+    @discardableResult
+    func insertInOrder(_ post: BoardPost) -> Bool {
+        guard pages.insert(post, orderedBy: { $0.id > $1.id }) else { return false }
+        pages.total += 1
+        return true
+    }
+
     /// Takes a deleted post out of the list.
     public func remove(postID: Int) {
         guard pages.remove(id: postID) else { return }

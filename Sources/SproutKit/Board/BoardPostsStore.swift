@@ -11,7 +11,7 @@ public final class BoardPostsStore {
     public private(set) var board: Board?
     /// The posts, paged; `list.posts`, `list.loadMore()`, `list.refresh()`, …
     public let list: BoardPostList
-    private let client: BoardClient
+    let client: BoardClient
 
     /// - Parameters:
     ///   - client: the board API.

@@ -28,10 +28,13 @@ public final class FeedStore {
 
     /// Posts per page (`_limit`).
     public let pageSize: Int
-    private let client: CommunityClient
+    let client: CommunityClient
+    /// Posts that live updates announced while the list shows the newest first, held back until
+    /// `showPendingPosts()` so the list does not move under the reader; newest first.
+    public internal(set) var pendingPosts: [Post] = []
     /// The posts, paged by `_start`: the next page starts at the rows of the server's list already seen, moved by
     /// the posts created and deleted here, so a page neither repeats nor skips what this device changed.
-    private let pages = PagedList<Post>()
+    let pages = PagedList<Post>()
 
     /// - Parameters:
     ///   - client: the community API, signed in.
@@ -59,6 +62,8 @@ public final class FeedStore {
 
     /// Loads the first page again, replacing the posts shown once it arrives (pull to refresh).
     public func refresh() async {
+        // The first page brings the posts that were waiting.
+        pendingPosts = []
         await pages.start(fetchPage, clearing: false)
     }
 
@@ -76,6 +81,7 @@ public final class FeedStore {
     /// Switches the order and loads its first page.
     public func setSort(_ newSort: CommunitySort) async {
         sort = newSort
+        pendingPosts = []
         await pages.start(fetchPage, clearing: true)
     }
 

@@ -28,6 +28,12 @@ public actor DiarySyncEngine {
     private let pageSize: Int
     private let sleep: @Sendable (Duration) async throws -> Void
     private var running: Task<DiarySyncReport, any Error>?
+    /// The syncs live updates asked for, one after another (`DiarySyncEngine+Live.swift`).
+    var liveSyncs: Task<Void, Never>?
+    /// Whether a live update arrived since the running live sync started: one more follows it.
+    var liveSyncWanted = false
+    /// The last live sync's failure; nil after one that succeeded.
+    public internal(set) var lastLiveSyncError: SproutError?
 
     /// The most rounds one push makes over the outbox (each round sends what was changed during the last).
     static let maximumPushRounds = 10

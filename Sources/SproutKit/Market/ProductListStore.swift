@@ -35,9 +35,9 @@ public final class ProductListStore {
 
     /// Products per page (`items_per_page`).
     public let itemsPerPage: Int
-    private let client: MarketClient
+    let client: MarketClient
     private let settings: any SettingsStore
-    private let pages = PagedList<MarketProductSummary>()
+    let pages = PagedList<MarketProductSummary>()
 
     /// - Parameters:
     ///   - client: the market API (reading needs no credentials).

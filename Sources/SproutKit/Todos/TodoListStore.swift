@@ -50,10 +50,10 @@ public final class TodoListStore {
     /// How many pages one `loadNextPage` fetches at most while looking for todos it has not shown yet. A server
     /// whose `meta` keeps promising rows that never come must not keep the store fetching for ever.
     static let maximumFetchesPerLoad = 5
-    private let client: TodosClient
+    let client: TodosClient
     private let favourites: TodoFavourites?
     /// The todos, paged by number; one `loadNextPage` fetches until a page's worth of new todos arrived.
-    private let pages = PagedList<Todo>()
+    let pages = PagedList<Todo>()
     /// Todos deleted here: a page that was already on its way when they were deleted must not bring them back.
     @ObservationIgnored private var deletedIDs: Set<Int> = []
 
@@ -258,7 +258,7 @@ public final class TodoListStore {
         favouriteIDs.remove(id)
     }
 
-    private func belongsToCurrentList(_ todo: Todo) -> Bool {
+    func belongsToCurrentList(_ todo: Todo) -> Bool {
         if hidesCompleted && todo.isDone { return false }
         if !query.isEmpty && !todo.title.lowercased().contains(query.lowercased()) { return false }
         return true
@@ -270,7 +270,7 @@ public final class TodoListStore {
     }
 
     /// Takes a todo out of the list and the count.
-    private func removeFromList(_ id: Int) {
+    func removeFromList(_ id: Int) {
         guard pages.remove(id: id) else { return }
         pages.total -= 1
     }
