@@ -32,6 +32,10 @@ actor EventHub {
     /// Messages a stream may have waiting before it is closed as too slow (its client reconnects and replays).
     static let bufferedMessages = 256
     static let heartbeatInterval: Duration = .seconds(15)
+    /// A topic is read at most once per this interval: under a burst of writes its events go out in batches, one
+    /// write per stream and batch rather than one per event (what each stream costs the CPU under load), for at
+    /// most this much more delay.
+    static let batchInterval: Duration = .milliseconds(10)
 
     private struct Subscriber {
         let topics: [String]
@@ -44,6 +48,7 @@ actor EventHub {
         var subscribers: Set<UInt64> = []
         var refreshing = false
         var dirty = false
+        var lastRead: ContinuousClock.Instant?
     }
 
     let log: EventLog
@@ -136,6 +141,10 @@ actor EventHub {
 
     private func readNewEvents(_ topic: String) async {
         while let state = topics[topic], let cursor = state.cursor {
+            if let lastRead = state.lastRead, lastRead.duration(to: .now) < Self.batchInterval {
+                try? await Task.sleep(until: lastRead + Self.batchInterval)
+            }
+            topics[topic]?.lastRead = .now
             topics[topic]?.dirty = false
             let logged: [LoggedEvent]
             do {

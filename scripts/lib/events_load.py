@@ -1,0 +1,144 @@
+"""scripts/bench --events: the live stream at scale on one node (issue 30, point 7).
+
+1. Idle streams: opens --idle streams (`market`) and reports the server's resident memory per stream.
+2. Fan-out: --fanout streams follow `todos`; one todo is created at a time, --events times, and each stream's
+   delivery delay is measured from just before the create's request to the frame's arrival: p50/p99/max.
+3. Creates beside listeners: wrk creates todos for --seconds with no stream open, then with --fanout streams
+   following `todos` (each one receives every create): the ratio of the two rates.
+The streams are read by one asyncio process on the same machine, so its own delay is in the figures."""
+import argparse, asyncio, json, os, statistics, sys, tempfile, time, urllib.request
+
+sys.path.insert(0, os.path.dirname(__file__))
+from wrk_tools import wrk  # noqa: E402
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+class Stream:
+    """One SSE connection read as raw bytes; `arrivals` notes when each frame naming `marker` came."""
+
+    def __init__(self, port, topics):
+        self.port, self.topics = port, topics
+        self.ready = asyncio.Event()
+        self.watch = None
+        self.arrived = None
+        self.task = None
+
+    async def run(self):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(f"GET /api/events?topics={self.topics} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        await writer.drain()
+        seen = b""
+        try:
+            while True:
+                chunk = await reader.read(65536)
+                if not chunk:
+                    return
+                if not self.ready.is_set():
+                    seen += chunk
+                    if b"event: ready" in seen:
+                        self.ready.set()
+                        seen = b""
+                if self.watch is not None and self.watch in chunk:
+                    self.arrived.set_result(time.perf_counter()) if not self.arrived.done() else None
+        finally:
+            writer.close()
+
+    def start(self):
+        self.task = asyncio.ensure_future(self.run())
+
+
+async def open_streams(port, count, topics):
+    streams = [Stream(port, topics) for _ in range(count)]
+    for index in range(0, count, 200):
+        for stream in streams[index:index + 200]:
+            stream.start()
+        await asyncio.gather(*(stream.ready.wait() for stream in streams[index:index + 200]))
+    return streams
+
+
+def create_todo(base, title):
+    request = urllib.request.Request(base + "/api/v2/todos-json", data=json.dumps({"title": title, "is_done": False}).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)["data"]["id"]
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pid", type=int, required=True)
+    parser.add_argument("--idle", type=int, default=5000)
+    parser.add_argument("--fanout", type=int, default=1000)
+    parser.add_argument("--events", type=int, default=30)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    base = f"http://127.0.0.1:{args.port}"
+    results = {}
+    loop = asyncio.get_running_loop()
+
+    # Warm the server (its first stream starts the hub) so the baseline holds what every stream shares.
+    warm = await open_streams(args.port, 10, "market")
+    await asyncio.sleep(1)
+    before = rss_kib(args.pid)
+    idle = await open_streams(args.port, args.idle, "market")
+    await asyncio.sleep(2)
+    after = rss_kib(args.pid)
+    per_stream = (after - before) / args.idle
+    results["idle"] = {"streams": args.idle, "rss_before_kib": before, "rss_after_kib": after, "kib_per_stream": round(per_stream, 2)}
+    print(f"idle streams: {args.idle} open; server RSS {before / 1024:.1f} → {after / 1024:.1f} MiB; "
+          f"{per_stream:.1f} KiB per stream (target < 20)")
+    for stream in idle + warm:
+        stream.task.cancel()
+    await asyncio.sleep(2)
+
+    followers = await open_streams(args.port, args.fanout, "todos")
+    delays = []
+    for number in range(args.events):
+        todo_marker = None
+        for stream in followers:
+            stream.arrived = loop.create_future()
+        sent = time.perf_counter()
+        todo = await loop.run_in_executor(None, create_todo, base, f"fan-out {number}")
+        todo_marker = f'"id":"{todo}"'.encode()
+        for stream in followers:
+            stream.watch = todo_marker
+        # A frame that arrived before its marker was known is caught by waiting for the next one; creates are one
+        # at a time, so the marker is known long before a delivery that takes more than the create.
+        done = await asyncio.wait_for(asyncio.gather(*(stream.arrived for stream in followers), return_exceptions=True), 10)
+        delays += [(arrived - sent) * 1000 for arrived in done if isinstance(arrived, float)]
+        await asyncio.sleep(0.05)
+    delays.sort()
+    p = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))]  # noqa: E731
+    results["fanout"] = {"streams": args.fanout, "events": args.events, "deliveries": len(delays),
+                         "p50_ms": round(p(0.5), 1), "p99_ms": round(p(0.99), 1), "max_ms": round(delays[-1], 1)}
+    print(f"fan-out: {args.events} events × {args.fanout} streams, {len(delays)} deliveries; from the create's request: "
+          f"p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {delays[-1]:.1f} ms (target p99 < 100)")
+    for stream in followers:
+        stream.watch = None
+
+    script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                 'wrk.body = \'{"title": "created under listeners", "is_done": false}\'\n')
+    script.close()
+    url = base + "/api/v2/todos-json"
+    with_listeners = await loop.run_in_executor(None, wrk, url, 16, args.seconds, script.name)
+    for stream in followers:
+        stream.task.cancel()
+    await asyncio.sleep(2)
+    alone = await loop.run_in_executor(None, wrk, url, 16, args.seconds, script.name)
+    os.unlink(script.name)
+    ratio = with_listeners["rps"] / alone["rps"]
+    results["creates"] = {"alone": alone, "with_listeners": with_listeners, "listeners": args.fanout, "ratio": round(ratio, 3)}
+    print(f"creates: {alone['rps']:.0f}/s alone, {with_listeners['rps']:.0f}/s with {args.fanout} streams following "
+          f"todos (each receiving every create): {ratio:.2f} (target ≥ 0.90)")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=2)
+
+
+asyncio.run(main())
