@@ -162,7 +162,7 @@ import Testing
 
     /// The whole way: a stream open on a live server gets the new post's row in its `post.created` frame.
     @Test func aStreamsPostCreatedFrameCarriesTheRow() async throws {
-        try await withTestApp(.live, configure: Self.configure) { client, _ in
+        try await withTestApp(.live, configure: Self.configure) { client, database in
             let writer = try await client.signUp("writer")
             let port = try #require(client.port)
             let frame = try await RawConnection.open(port: port) { connection in
@@ -183,6 +183,9 @@ import Testing
                 }
                 return text
             }
+            // As a draining server does: the stream ends, so the test server stops at once (the closed connection
+            // alone is noticed only by a failed heartbeat).
+            await database.events.close()
             #expect(frame.hasPrefix("event: post.created"), "\(frame)")
             #expect(frame.contains(#""item":{"#), "\(frame)")
             #expect(frame.contains("실시간 글"), "\(frame)")
