@@ -154,6 +154,7 @@ func buildRouter(
         service: WeatherService(configuration, executor: database.executor, logger: logger),
         clock: clock
     ).endpoints, atPath: "/api")
+    database.events.use(.standard(executor: database.executor, publicURL: configuration.server.publicURL))
     router.addRoutes(EventsController<SproutRequestContext>(
         hub: database.events, slots: EventStreamSlots(configuration.events), executor: database.executor,
         lifetime: configuration.events.streamLifetime

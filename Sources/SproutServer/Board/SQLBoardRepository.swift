@@ -174,6 +174,16 @@ struct SQLBoardRepository: Sendable {
             """
     }
 
+    /// The posts with these ids that everyone sees (of any board); a post deleted or hidden is left out. For the
+    /// events' items.
+    func publicPosts(ids: [Int]) async throws -> [BoardPost] {
+        guard !ids.isEmpty else { return [] }  // PostgreSQL refuses an empty IN ()
+        return try await executor.read(
+            "SELECT \(raw: Self.postColumns) FROM \(raw: Self.postSource) WHERE p.id IN (\(list: ids)) AND p.hidden_at IS NULL",
+            as: BoardPost.self
+        )
+    }
+
     /// The post, if `viewer` may see it: a hidden post only its writer sees.
     func post(id: Int, boardID: Int, visibleTo viewer: Int?) async throws -> BoardPost? {
         try await executor.readFirst(

@@ -56,6 +56,15 @@ struct SQLCommunityRepository: AccountActivity {
         return Self.ordered(try await attachComments(to: executor.read(statement, as: PostRow.self), viewer: viewer), as: ids, id: \.id)
     }
 
+    /// A viewer that is no account (ids start at 1): it sees what everyone sees, nothing hidden.
+    static let nobody = 0
+
+    /// The posts with these ids as everyone sees them (with their comments that are not hidden); a post deleted
+    /// or hidden is left out. For the events' items.
+    func publicPosts(ids: [Int]) async throws -> [Post] {
+        try await posts(ids: ids, viewer: Self.nobody)
+    }
+
     func countPosts(_ query: CollectionQuery, viewer: Int) async throws -> Int {
         let statement: SQLStatement = "SELECT count(*) FROM posts p WHERE \(query.whereClause(table: "p")) AND \(Self.postVisible(to: viewer))"
         return try await executor.readFirst(statement, as: SQLInt.self)?.value ?? 0
@@ -141,6 +150,12 @@ struct SQLCommunityRepository: AccountActivity {
         guard !ids.isEmpty else { return [] }
         let statement: SQLStatement = "\(raw: Self.commentSelect) WHERE c.id IN (\(list: ids)) AND \(Self.commentVisible(to: viewer))"
         return Self.ordered(try await executor.read(statement, as: CommentRow.self).map(\.comment), as: ids, id: \.id)
+    }
+
+    /// The comments with these ids as everyone sees them; a comment deleted, hidden or under a hidden post is
+    /// left out. For the events' items.
+    func publicComments(ids: [Int]) async throws -> [Comment] {
+        try await comments(ids: ids, viewer: Self.nobody)
     }
 
     func countComments(_ query: CollectionQuery, viewer: Int) async throws -> Int {

@@ -52,7 +52,10 @@ actor EventHub {
     }
 
     let log: EventLog
-    let items: EventItems
+    /// The readers, installed by the application (`use(_:)`): the Market's need its public URL, which the database
+    /// that makes the hub does not know. Until then, ids only.
+    private nonisolated let installedItems: NIOLockedValueBox<EventItems>
+    nonisolated var items: EventItems { installedItems.withLockedValue { $0 } }
     let logger: Logger
     /// Wake-ups from outside the actor, coalesced: only topics someone follows, and one task at a time.
     nonisolated let wakeups: EventWakeups
@@ -68,13 +71,18 @@ actor EventHub {
 
     init(log: EventLog, items: EventItems = EventItems(), logger: Logger, start: @escaping @Sendable (EventHub) async throws -> [Task<Void, Never>]) {
         self.log = log
-        self.items = items
+        installedItems = NIOLockedValueBox(items)
         self.logger = logger
         self.start = start
         wakeups = EventWakeups()
     }
 
     var subscriberCount: Int { subscribers.count }
+
+    /// Enriches events with these readers from now on.
+    nonisolated func use(_ items: EventItems) {
+        installedItems.withLockedValue { $0 = items }
+    }
 
     /// Subscribes to topics (the log's names). Throws `Closed` once the process is shutting down.
     func subscribe(to wanted: [String]) async throws -> Subscription {

@@ -81,6 +81,11 @@ struct MarketJSON {
         }
     }
 
+    /// One element of a page's `pages`.
+    func summary(_ product: MarketProductSummary) -> WrittenJSON {
+        WrittenJSON { writer in summary(product, into: &writer) }
+    }
+
     private func summary(_ product: MarketProductSummary, into writer: inout JSONWriter) {
         let created = MarketTimestamp.string(from: product.createdAt)
         writer.raw("{\"id\":"); writer.int(product.id)

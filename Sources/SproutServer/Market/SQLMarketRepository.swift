@@ -66,6 +66,16 @@ struct SQLMarketRepository: Sendable {
         return MarketProductPage(pageNo: pageNo, itemsPerPage: itemsPerPage, total: total, products: products)
     }
 
+    /// The products with these ids as a list page shows them; a product deleted or hidden is left out. For the
+    /// events' items.
+    func publicSummaries(ids: [Int]) async throws -> [MarketProductSummary] {
+        guard !ids.isEmpty else { return [] }  // PostgreSQL refuses an empty IN ()
+        let statement: SQLStatement = """
+            SELECT \(raw: Self.summaryColumns) FROM \(raw: Self.summarySource) WHERE p.id IN (\(list: ids)) AND p.hidden_at IS NULL
+            """
+        return try await executor.read(statement, as: MarketProductSummary.self)
+    }
+
     /// Matches (name or description, folded) found through the index, counted, and the page cut, in one statement.
     private func searchStatement(_ text: String, limit: Int, offset: Int) async throws -> SQLStatement {
         let folded = Self.fold(text)

@@ -92,7 +92,7 @@ public final class SproutDatabase: Service, Sendable {
         }
         self.executor = measured.map { MeasuredExecutor(base: executor, metrics: $0) } ?? executor
         let connections = self.connections
-        events = EventHub(log: EventLog(executor: self.executor), items: .standard(executor: self.executor), logger: logger) { hub in
+        events = EventHub(log: EventLog(executor: self.executor), logger: logger) { hub in
             switch connections {
             case .sqlite(let pool, _, let checkpointer):
                 return try await SQLiteEventSignals.start(pool: pool, checkpointer: checkpointer, hub: hub)

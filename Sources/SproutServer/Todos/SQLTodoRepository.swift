@@ -28,6 +28,12 @@ struct SQLTodoRepository: TodoRepository {
         return try await executor.readFirst(statement.prepared(), as: Todo.self)
     }
 
+    /// The todos with these ids, whoever's list holds them (an event's topic names the list). For the events' items.
+    func todos(ids: [Int]) async throws -> [Todo] {
+        guard !ids.isEmpty else { return [] }  // PostgreSQL refuses an empty IN ()
+        return try await executor.read("SELECT \(raw: Self.columns) FROM todos WHERE id IN (\(list: ids))", as: Todo.self)
+    }
+
     func create(title: String, isDone: Bool, owner: TodoOwner, at now: Date) async throws -> Todo {
         let statement: SQLStatement = """
             INSERT INTO todos (title, title_folded, is_done, owner_id, created_at, updated_at)
