@@ -221,6 +221,37 @@ import Testing
         }
     }
 
+    /// PostgreSQL: the listening connection cut (a restart, a network blip) is made again, and what committed while
+    /// it was gone is read from the log.
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "PostgreSQL's LISTEN connection"))
+    func aLostListeningConnectionIsMadeAgainAndTheGapFilled() async throws {
+        try await withTestApp(.live) { client, database in
+            try await TestEventStream.open(port: try #require(client.port), topics: "todos") { stream in
+                try await stream.wait(for: "ready") { $0.contains { $0.event == "ready" } }
+                // (Other tests' nodes on this database lose theirs too, and make them again the same way.)
+                // The listener starts with the first stream: wait until its LISTEN has run.
+                var cut = 0
+                for _ in 0..<100 where cut == 0 {
+                    cut = try await database.executor.readFirst(
+                        """
+                        SELECT count(pg_terminate_backend(pid)) AS value FROM pg_stat_activity
+                        WHERE query ILIKE 'LISTEN%sprout_events%' AND pid <> pg_backend_pid()
+                        """,
+                        as: SQLInt.self
+                    )?.value ?? 0
+                    if cut == 0 { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(cut > 0, "a listening connection to cut")
+                var made: [Int] = []
+                for number in 1...5 { made.append(try await Self.createTodo(client, "끊긴 동안의 일 \(number)")) }
+                let frames = try await stream.wait(for: "the events made while it was cut") { frames in
+                    made.allSatisfy { id in frames.contains { $0.json?["id"] as? String == "\(id)" } }
+                }
+                #expect(frames.compactMap(\.seq) == [1, 2, 3, 4, 5])
+            }
+        }
+    }
+
     /// Two processes on one database: an event made through one reaches a subscriber of the other (PostgreSQL:
     /// `NOTIFY`; SQLite: the catch-up read).
     @Test func anEventMadeThroughOneNodeReachesASubscriberOfAnother() async throws {
