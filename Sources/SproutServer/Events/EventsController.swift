@@ -23,6 +23,12 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
     @Sendable func stream(_ request: Request, context: Context) async throws -> Response {
         let requested = try EventTopics.parse(request.uri.queryParameters.get("topics"))
         let topics = try await resolve(requested, for: context.caller)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.xAccelBuffering] = "no"
+        // HEAD (answered by this route too) opens nothing: its body would never be written.
+        guard request.method != .head else { return Response(status: .ok, headers: headers) }
         let slot: EventStreamSlots.Slot
         do {
             slot = try slots.take(account: context.caller.account?.id, address: context.client.address)
@@ -37,18 +43,17 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
             throw EventStreamError.shuttingDown
         }
         // A client gone ends its subscription now, not at the next heartbeat, and gives its slot back.
-        try? await ClientDepartureWatcher.watch(context.channel) { subscription.end() }
+        let watch = try? await ClientDepartureWatcher.watch(context.channel) { subscription.end() }
         let lifetime = lifetime * Double.random(in: 0.9...1.1)
         let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
         let stream = EventStreamWriter(
             topics: topics, subscription: subscription, cursors: EventTopics.cursors(lastEventID), log: hub.log, items: hub.items
         )
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        headers[.xAccelBuffering] = "no"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { slot.release() }
+            defer {
+                slot.release()
+                watch?.end()
+            }
             let expiry = Task {
                 try await Task.sleep(for: lifetime)
                 subscription.end()

@@ -134,6 +134,18 @@ import Testing
         }
     }
 
+    /// HEAD is answered by the route too, with the stream's headers and nothing opened: no slot, no subscriber.
+    @Test func headOpensNoStream() async throws {
+        try await withTestApp(configure: { $0.events.streamsPerAddress = 1 }) { client, database in
+            for _ in 0..<3 {
+                let answer = try await client.send(.head, "/api/events?topics=todos")
+                #expect(answer.status == .ok && answer.headers[.contentType] == "text/event-stream; charset=utf-8")
+            }
+            #expect(await database.events.subscriberCount == 0)
+            #expect(try await client.send(.head, "/api/events?topics=diary").status == .unauthorized)
+        }
+    }
+
     @Test func aHeartbeatKeepsAnIdleStreamTalking() async throws {
         try await withTestApp(.live) { client, database in
             try await TestEventStream.open(port: try #require(client.port), topics: "market") { stream in
