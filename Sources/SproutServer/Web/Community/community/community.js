@@ -27,7 +27,7 @@ function setUpFeed() {
   const refresh = $("refresh");
   // `start` is where the next page begins; a page shorter than PAGE_SIZE is the last.
   const state = { descending: true, start: 0, finished: false, started: false };
-  // The stream (community-live.js), opened once the first page is asked for.
+  // The stream (community-live.js); null while the first listing starts, which has nothing waiting to forget.
   let live = null;
 
   function row(post) {
