@@ -25,7 +25,8 @@ export function followFeed(feed) {
   const shownRow = (id) => list.querySelector(`li[data-id="${CSS.escape(String(id))}"]`);
 
   function showCount() {
-    button.textContent = pendingLabel(pending.count);
+    // A hidden button keeps its last words: every control has a name, shown or not.
+    if (pending.count > 0) button.textContent = pendingLabel(pending.count);
     button.hidden = pending.count === 0;
   }
 

@@ -11,7 +11,8 @@ export function followList({ topics, kind, button, noun = "글", rowFor, redraw,
   const pending = new PendingRows();
 
   function showCount() {
-    button.textContent = pendingLabel(pending.count, noun);
+    // A hidden button keeps its last words: every control has a name, shown or not.
+    if (pending.count > 0) button.textContent = pendingLabel(pending.count, noun);
     button.hidden = pending.count === 0;
   }
 
