@@ -1,7 +1,7 @@
 // The Todos page's title rules, quoting and paging (todos-rules.js), as TodoInput.swift checks titles.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nextPage, quoted, titleLength, titleProblem, titleValid } from "sprout-web/todos-rules.js";
+import { nextPage, quoted, titleLength, titleProblem, titleValid, todoFits } from "sprout-web/todos-rules.js";
 
 test("titles: 6 to 255 code points once Unicode white space is trimmed", () => {
   assert.equal(titleLength("\u3000 여섯글자제목 \u2003"), 6);
@@ -27,4 +27,14 @@ test("the next page follows the rows shown, and skips a page that added nothing"
   assert.equal(nextPage(10, { lastFetchedPage: 1, lastAdded: 10 }, 10), 2);
   assert.equal(nextPage(11, { lastFetchedPage: 2, lastAdded: 1 }, 10), 2, "a todo added on the page shifts nothing away");
   assert.equal(nextPage(9, { lastFetchedPage: 1, lastAdded: 0 }, 10), 2, "page 1 again would add nothing");
+});
+
+test("a todo from another tab fits the list as filtered", () => {
+  const todo = { title: "장보기 목록 정리", is_done: false };
+  const all = { favouritesOnly: false, query: "", hideDone: false };
+  assert.ok(todoFits(todo, all));
+  assert.ok(!todoFits(todo, { ...all, favouritesOnly: true }), "favourites are picked by hand");
+  assert.ok(todoFits(todo, { ...all, query: "장보기" }));
+  assert.ok(!todoFits(todo, { ...all, query: "운동" }));
+  assert.ok(!todoFits({ ...todo, is_done: true }, { ...all, hideDone: true }));
 });

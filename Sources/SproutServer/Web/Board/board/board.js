@@ -10,6 +10,7 @@
 import { api } from "./site-api.js";
 import { endlessList } from "./site-endless-list.js";
 import { showError } from "./site-forms.js";
+import { followList } from "./site-live-list.js";
 import { $, API, boardDate, highlight, history, LAST_BOARD_KEY, logInAgain, PAGE_SIZE, postPath, showBadges,
   store, stored, TARGETS } from "./board-common.js";
 import { setUpForm } from "./board-form.js";
@@ -43,6 +44,8 @@ function setUpBoard() {
   // `offset` is where the next page starts; more is asked for while it is short of `total`.
   const state = { boards: [], board: null, search: null, offset: 0, total: null };
   const finished = () => state.total !== null && state.offset >= state.total;
+  // The open board's stream (site-live-list.js): new posts wait in a button, deleted ones leave.
+  let following = null;
 
   function row(post) {
     const item = rowTemplate.content.firstElementChild.cloneNode(true);
@@ -99,6 +102,7 @@ function setUpBoard() {
   });
 
   function startListing(search) {
+    following?.forget();
     Object.assign(state, { search, offset: 0, total: null });
     showError(notice, "");
     searchClear.hidden = !search;
@@ -138,6 +142,25 @@ function setUpBoard() {
     searchQuery.value = "";
     updateHistoryPanel();
     startListing(null);
+    follow(board);
+  }
+
+  function follow(board) {
+    const topics = [`board:${board.boardId}`];
+    if (following) return following.setTopics(topics);
+    following = followList({
+      topics, kind: "board-post", button: $("pending-posts"),
+      rowFor: (id) => [...document.querySelectorAll(`#post-list > li[data-id="${CSS.escape(id)}"], #pinned-list > li[data-id="${CSS.escape(id)}"]`)],
+      redraw: (old, post) => old.replaceWith(row(post)),
+      removed() {
+        // The pages after it moved up by one.
+        state.offset = Math.max(0, state.offset - 1);
+        if (state.total !== null) state.total = Math.max(0, state.total - 1);
+        pinnedList.hidden = pinnedList.children.length === 0;
+        updateFooter();
+      },
+      reload: () => startListing(state.search),
+    });
   }
 
   function menuItem(board) {

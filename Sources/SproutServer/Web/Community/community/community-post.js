@@ -7,6 +7,7 @@ import { onSubmit, refreshForm, setBusy, showError } from "./site-forms.js";
 import { notFound } from "./site-not-found.js";
 import { showHiddenMark, reportTarget } from "./site-report.js";
 import { flashNext } from "./site-toast.js";
+import { followPost } from "./community-live.js";
 import { $, guardLength, isMine, logInAgain, POST_GONE, sendWithKeys, showTime } from "./community-common.js";
 
 export function setUpPost() {
@@ -113,7 +114,10 @@ export function setUpPost() {
   sendWithKeys(commentForm, commentText, $("comment-keys"));
   onSubmit(commentForm, commentError, async () => {
     const comment = await api("POST", "/comments", { comment: commentText.value, post: postID });
-    commentList.append(commentRow(comment));
+    // The stream may have shown it already.
+    const shown = commentList.querySelector(`li.comment[data-id="${comment.id}"]`);
+    if (shown) fillComment(shown, comment);
+    else commentList.append(commentRow(comment));
     updateCount();
     commentText.value = "";
     setBusy(commentForm, false);
@@ -171,4 +175,8 @@ export function setUpPost() {
   }
 
   load();
+  followPost({
+    postID, list: commentList, row: commentRow, fill: fillComment, changed: updateCount, showPost, reload: load,
+    gone: () => notFound(POST_GONE),
+  });
 }

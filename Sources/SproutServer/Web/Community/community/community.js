@@ -11,6 +11,7 @@ import { endlessList } from "./site-endless-list.js";
 import { showError } from "./site-forms.js";
 import { showHiddenMark } from "./site-report.js";
 import { $, logInAgain, PAGE_SIZE, sessionEnded, showTime } from "./community-common.js";
+import { followFeed } from "./community-live.js";
 import { setUpPost } from "./community-post.js";
 import { setUpWrite } from "./community-write.js";
 
@@ -26,6 +27,8 @@ function setUpFeed() {
   const refresh = $("refresh");
   // `start` is where the next page begins; a page shorter than PAGE_SIZE is the last.
   const state = { descending: true, start: 0, finished: false, started: false };
+  // The stream (community-live.js); null while the first listing starts, which has nothing waiting to forget.
+  let live = null;
 
   function row(post) {
     const item = rowTemplate.content.firstElementChild.cloneNode(true);
@@ -72,6 +75,7 @@ function setUpFeed() {
 
   // From the top again: a new order, or the refresh button (new posts, new comment counts).
   function startOver() {
+    live?.forget();
     state.start = 0;
     state.finished = false;
     state.started = true;
@@ -98,6 +102,7 @@ function setUpFeed() {
     feed.retry();
   });
   sortBy(true);
+  live = followFeed({ list, button: $("pending-posts"), row, state, changed: updateFooter, reload: startOver });
 }
 
 if ($("feed")) setUpFeed();

@@ -22,6 +22,7 @@ import { allDrafts, flushDraft, removeDraft } from "./diary-drafts.js";
 import { firstLine, longDate, shareText, split } from "./diary-text.js";
 import { drawWeather } from "./diary-weather.js";
 import { setUpEditor } from "./diary-editor.js";
+import { followDiary } from "./diary-live.js";
 
 function setUpList() {
   const list = $("entry-list");
@@ -206,6 +207,25 @@ function setUpList() {
     if (allDrafts().length || !notice.hidden) startOver();
   });
   startOver();
+  followDiary({
+    rowFor: (id) => list.querySelector(`li.diary-entry[data-id="${CSS.escape(id)}"]`),
+    redraw: (old, entry) => old.replaceWith(row(entry)),
+    insert(entry) {
+      // The newest entry: on top, and the server's pages moved down by one.
+      list.prepend(row(entry));
+      state.offset += 1;
+      if (state.total !== null) state.total += 1;
+      updateFooter();
+    },
+    remove(item) {
+      item.remove();
+      shown.delete(item.dataset.id);
+      state.offset = Math.max(0, state.offset - 1);
+      if (state.total !== null) state.total = Math.max(0, state.total - 1);
+      updateFooter();
+    },
+    reload: startOver,
+  });
 }
 
 if ($("diary-page")) setUpList();

@@ -10,6 +10,7 @@
 import { api } from "./site-api.js";
 import { endlessList } from "./site-endless-list.js";
 import { showError } from "./site-forms.js";
+import { followList } from "./site-live-list.js";
 import { me } from "./site-visitor.js";
 import { $, failureText, myVendor, sameOrigin } from "./market-common.js";
 import { setUpForm } from "./market-form.js";
@@ -39,6 +40,8 @@ function setUpList() {
   const listButton = $("layout-list");
   const gridButton = $("layout-grid");
   const state = { search: "", page: 0, total: null, finished: false };
+  // New products wait in a button over the list; deleted ones leave (site-live-list.js).
+  let following = null;
 
   function row(product) {
     const item = rowTemplate.content.firstElementChild.cloneNode(true);
@@ -81,6 +84,7 @@ function setUpList() {
   });
 
   function startListing(search) {
+    following?.forget();
     Object.assign(state, { search, page: 0, total: null, finished: false });
     showError(notice, "");
     searchClear.hidden = !search;
@@ -137,6 +141,16 @@ function setUpList() {
   window.addEventListener("pageshow", (event) => { if (event.persisted) showSellerLinks(); });
 
   startListing(searchQuery.value.trim());
+  following = followList({
+    topics: ["market"], kind: "product", button: $("pending-products"), noun: "상품",
+    rowFor: (id) => [...list.querySelectorAll(`li[data-id="${CSS.escape(id)}"]`)],
+    redraw: (old, product) => old.replaceWith(row(product)),
+    removed() {
+      if (state.total !== null) state.total = Math.max(0, state.total - 1);
+      updateFooter();
+    },
+    reload: () => startListing(state.search),
+  });
 }
 
 if ($("market-list-page")) setUpList();

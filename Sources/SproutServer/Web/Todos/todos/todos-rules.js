@@ -52,3 +52,11 @@ export function nextPage(shown, { lastFetchedPage, lastAdded }, perPage) {
   const page = Math.floor(shown / perPage) + 1;
   return page <= lastFetchedPage && lastAdded === 0 ? lastFetchedPage + 1 : page;
 }
+
+// Whether `todo` belongs in the list as `state` filters it (a todo added here or in another tab): not among the
+// favourites only (they are picked by hand), matching the search, and not done while done ones are hidden.
+export function todoFits(todo, { favouritesOnly, query, hideDone }) {
+  if (favouritesOnly) return false;
+  if (hideDone && todo.is_done) return false;
+  return !query || todo.title.toLocaleLowerCase().includes(query.toLocaleLowerCase());
+}

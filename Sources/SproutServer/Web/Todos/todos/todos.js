@@ -12,7 +12,8 @@ import {
   showCreateError, showError, state,
 } from "./todos-page.js";
 import { fillRow, makeRow, rowTitle, showStar } from "./todos-rows.js";
-import { quoted, titleValid } from "./todos-rules.js";
+import { followTodos } from "./todos-live.js";
+import { quoted, titleValid, todoFits } from "./todos-rules.js";
 
 // ---- Actions ------------------------------------------------------------------------------------
 
@@ -31,8 +32,11 @@ async function create(event) {
     newTitle.value = "";
     showCreateError("");
     // A new todo is the newest, so it goes on top, when it belongs in what is shown.
-    const fits = !state.favouritesOnly && (!state.query || todo.title.toLocaleLowerCase().includes(state.query.toLocaleLowerCase()));
-    if (fits) {
+    // The stream (todos-live.js) may have put it there first.
+    const shown = list.querySelector(`li.todo[data-id="${todo.id}"]`);
+    if (shown) {
+      fillRow(shown, todo);
+    } else if (todoFits(todo, state)) {
       list.prepend(makeRow(todo));
       if (state.total !== null) state.total += 1;
       updateFooter();
@@ -186,3 +190,4 @@ state.favouritesOnly = favouritesOnly.checked;
 state.query = searchQuery.value.trim();
 searchClear.hidden = !state.query;
 startListing();
+followTodos();
