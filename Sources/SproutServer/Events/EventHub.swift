@@ -40,7 +40,12 @@ actor EventHub {
     private struct Subscriber {
         let topics: [String]
         let continuation: AsyncStream<Message>.Continuation
+        /// When the stream ends (its lifetime): one deadline here rather than a sleeping task per stream.
+        let endsAt: ContinuousClock.Instant?
     }
+
+    /// How often lifetimes are checked: a stream lives at most this much past its own.
+    static let lifetimeCheckInterval: Duration = .milliseconds(250)
 
     private struct TopicState {
         /// nil while the first subscriber reads where the topic stands.
@@ -85,13 +90,13 @@ actor EventHub {
     }
 
     /// Subscribes to topics (the log's names). Throws `Closed` once the process is shutting down.
-    func subscribe(to wanted: [String]) async throws -> Subscription {
+    func subscribe(to wanted: [String], lifetime: Duration? = nil) async throws -> Subscription {
         guard !closed else { throw Closed() }
         try await startIfNeeded()
         let id = nextID
         nextID += 1
         let (messages, continuation) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingOldest(Self.bufferedMessages))
-        subscribers[id] = Subscriber(topics: wanted, continuation: continuation)
+        subscribers[id] = Subscriber(topics: wanted, continuation: continuation, endsAt: lifetime.map { .now + $0 })
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             Task { await self.unsubscribe(id) }
@@ -216,6 +221,15 @@ actor EventHub {
         }
     }
 
+    /// Ends the streams whose lifetime is over; their clients reconnect (maybe to another node).
+    func endExpired(now: ContinuousClock.Instant = .now) {
+        for (id, subscriber) in subscribers {
+            guard let endsAt = subscriber.endsAt, endsAt <= now else { continue }
+            subscriber.continuation.finish()
+            unsubscribe(id)
+        }
+    }
+
     /// Ends every stream and stops listening: the process is shutting down, and clients reconnect elsewhere.
     func close() {
         closed = true
@@ -237,7 +251,13 @@ actor EventHub {
                     await self?.beat()
                 }
             }
-            background = tasks + [heartbeat]
+            let lifetimes = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.lifetimeCheckInterval)
+                    await self?.endExpired()
+                }
+            }
+            background = tasks + [heartbeat, lifetimes]
             wakeups.deliver { [weak self] topics in
                 guard let self else { return }
                 Task { await self.refresh(topics) }

@@ -37,14 +37,13 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
         }
         let subscription: EventHub.Subscription
         do {
-            subscription = try await hub.subscribe(to: topics.map(\.logName))
+            subscription = try await hub.subscribe(to: topics.map(\.logName), lifetime: lifetime * Double.random(in: 0.9...1.1))
         } catch is EventHub.Closed {
             slot.release()
             throw EventStreamError.shuttingDown
         }
         // A client gone ends its subscription now, not at the next heartbeat, and gives its slot back.
         let watch = try? await ClientDepartureWatcher.watch(context.channel) { subscription.end() }
-        let lifetime = lifetime * Double.random(in: 0.9...1.1)
         let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
         let stream = EventStreamWriter(
             topics: topics, subscription: subscription, cursors: EventTopics.cursors(lastEventID), log: hub.log, items: hub.items
@@ -54,11 +53,6 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
                 slot.release()
                 watch?.end()
             }
-            let expiry = Task {
-                try await Task.sleep(for: lifetime)
-                subscription.end()
-            }
-            defer { expiry.cancel() }
             try await stream.run(&writer)
         })
     }
