@@ -11,7 +11,7 @@ import NIOConcurrencyHelpers
 actor EventHub {
     /// What a stream receives.
     enum Message: Sendable {
-        case events([LiveEvent])
+        case events(EventBatch)
         case heartbeat
     }
 
@@ -185,9 +185,10 @@ actor EventHub {
     /// Hands events to the topic's subscribers and moves its cursor past them, with no suspension between.
     private func hand(_ events: [LiveEvent], in topic: String) {
         guard let last = events.last, let state = topics[topic] else { return }
+        let batch = EventBatch(events)
         for id in state.subscribers {
             guard let subscriber = subscribers[id] else { continue }
-            if case .dropped = subscriber.continuation.yield(.events(events)) {
+            if case .dropped = subscriber.continuation.yield(.events(batch)) {
                 // Too slow: closed, so its memory stays bounded; it reconnects and replays from the log.
                 subscriber.continuation.finish()
                 unsubscribe(id)

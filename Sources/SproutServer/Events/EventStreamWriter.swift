@@ -57,8 +57,14 @@ struct EventStreamWriter: Sendable {
             switch message {
             case .heartbeat:
                 try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-            case .events(let events):
-                try await write(events, sent: &sent, to: &writer)
+            case .events(let batch):
+                if topics.count == 1, let first = batch.events.first, let last = batch.events.last,
+                   first.seq > sent[first.topic] ?? 0 {
+                    sent[first.topic] = last.seq
+                    try await writer.write(batch.singleTopicFrames)
+                } else {
+                    try await write(batch.events, sent: &sent, to: &writer)
+                }
             }
         }
         try await writer.finish(nil)

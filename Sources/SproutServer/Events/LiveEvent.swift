@@ -55,6 +55,25 @@ struct LiveEvent: Sendable {
     }
 }
 
+/// Events of one topic handed out together, with their frames as every stream of that topic alone writes them
+/// (its `id` line is only that topic's cursor): rendered once per node, so each such stream writes the same bytes
+/// (one shared buffer, no copy) instead of formatting every event for itself.
+struct EventBatch: Sendable {
+    let events: [LiveEvent]
+    let singleTopicFrames: ByteBuffer
+
+    init(_ events: [LiveEvent]) {
+        self.events = events
+        var frames = ByteBuffer()
+        for event in events {
+            frames.writeString("event: \(event.action)\nid: \(LiveEvent.publicName(of: event.topic))=\(event.seq)\ndata: ")
+            frames.writeImmutableBuffer(event.data)
+            frames.writeString("\n\n")
+        }
+        singleTopicFrames = frames
+    }
+}
+
 /// What subscribers see of one item, read once per node for a batch of events.
 enum EventItem: Sendable {
     /// The row as the topic's list shows it (one element of the list endpoint's JSON).
