@@ -34,8 +34,13 @@ actor EventHub {
     static let heartbeatInterval: Duration = .seconds(15)
     /// A topic is read at most once per this interval: under a burst of writes its events go out in batches, one
     /// write per stream and batch rather than one per event (what each stream costs the CPU under load), for at
-    /// most this much more delay.
-    static let batchInterval: Duration = .milliseconds(10)
+    /// most this much more delay. The interval grows with the topic's streams, 50 µs each, from 10 ms to 50 ms:
+    /// handing a batch to 1,000 streams wakes 1,000 tasks, and under a burst of creates at 100 batches a second
+    /// those wake-ups starved the creates themselves (docs/events.md). A lone event after a quiet spell goes out
+    /// at once either way.
+    static func batchInterval(streams: Int) -> Duration {
+        .microseconds(min(50_000, max(10_000, streams * 50)))
+    }
 
     private struct Subscriber {
         let topics: [String]
@@ -154,8 +159,9 @@ actor EventHub {
 
     private func readNewEvents(_ topic: String) async {
         while let state = topics[topic], let cursor = state.cursor {
-            if let lastRead = state.lastRead, lastRead.duration(to: .now) < Self.batchInterval {
-                try? await Task.sleep(until: lastRead + Self.batchInterval)
+            let interval = Self.batchInterval(streams: state.subscribers.count)
+            if let lastRead = state.lastRead, lastRead.duration(to: .now) < interval {
+                try? await Task.sleep(until: lastRead + interval)
             }
             topics[topic]?.lastRead = .now
             topics[topic]?.dirty = false
