@@ -2,14 +2,7 @@ import Foundation
 import SproutWire
 
 /// The board's list kept live by its `board:<id>` topic of an `EventStream`.
-extension BoardPostsStore {
-    /// Applies every event of `stream` until it ends; throws what ends it (`EventStream`'s terminal errors).
-    public func follow(_ stream: EventStream) async throws {
-        for try await event in stream {
-            await apply(event)
-        }
-    }
-
+extension BoardPostsStore: LiveListStore {
     /// Applies one live update of the board shown; events of other topics and boards are ignored.
     ///
     /// A new post goes to the top; an edited one is replaced where shown, and a restored one (updated, not shown)

@@ -2,7 +2,7 @@ import Foundation
 import SproutWire
 
 /// The feed kept live by the `community` topic of an `EventStream`.
-extension FeedStore {
+extension FeedStore: LiveListStore {
     /// How many new posts wait above the list (`pendingPosts`).
     public var pendingCount: Int { pendingPosts.count }
 
@@ -15,20 +15,6 @@ extension FeedStore {
             pages.insert(post, at: 0)
         }
         pendingPosts = []
-    }
-
-    /// Applies every event of `stream` until it ends; throws what ends it (`EventStream`'s terminal errors).
-    /// Cancelling the task that follows closes the stream:
-    ///
-    /// ```swift
-    /// let following = Task { try await feed.follow(session.events([.community])) }
-    /// // … when the screen goes away:
-    /// following.cancel()
-    /// ```
-    public func follow(_ stream: EventStream) async throws {
-        for try await event in stream {
-            await apply(event)
-        }
     }
 
     /// Applies one live update of the `community` topic; other topics' events are ignored.

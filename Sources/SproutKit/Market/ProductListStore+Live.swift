@@ -2,14 +2,7 @@ import Foundation
 import SproutWire
 
 /// The product list kept live by the `market` topic of an `EventStream`.
-extension ProductListStore {
-    /// Applies every event of `stream` until it ends; throws what ends it (`EventStream`'s terminal errors).
-    public func follow(_ stream: EventStream) async throws {
-        for try await event in stream {
-            await apply(event)
-        }
-    }
-
+extension ProductListStore: LiveListStore {
     /// Applies one live update of the `market` topic; other topics' events are ignored.
     ///
     /// A new product goes to the top when it matches the search in effect; an edited one is replaced where shown

@@ -2,14 +2,7 @@ import Foundation
 import SproutWire
 
 /// The todo list kept live by the `todos` topic of an `EventStream` (changes made on other devices).
-extension TodoListStore {
-    /// Applies every event of `stream` until it ends; throws what ends it (`EventStream`'s terminal errors).
-    public func follow(_ stream: EventStream) async throws {
-        for try await event in stream {
-            await apply(event)
-        }
-    }
-
+extension TodoListStore: LiveListStore {
     /// Applies one live update of the `todos` topic; other topics' events are ignored.
     ///
     /// A todo created or changed elsewhere is shown where the newest-first order puts it when it belongs to the
