@@ -138,8 +138,9 @@ function noteVisibility() {
   clearTimeout(connection.hiddenTimer);
   if (document.visibilityState === "hidden") {
     connection.hiddenSince = performance.now();
+    // Still hidden when it fires (not `wanted()`: a timer a hair early would keep the stream for good).
     connection.hiddenTimer = setTimeout(() => {
-      if (!wanted()) close();
+      if (document.visibilityState === "hidden") close();
     }, HIDDEN_GRACE_MS);
   } else {
     connection.hiddenSince = 0;
