@@ -429,6 +429,7 @@ def phone_driver():
 
 def _reset(driver):
     driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Fetch.disable", {})  # a stream held by the previous test (helpers.hold_live_stream)
     # Cookies belong to a host, not a port: without this, one test's session cookie would reach the next
     # test's server (which would treat it as a stale cookie, but the tests should start signed out).
     driver.execute_cdp_cmd("Network.clearBrowserCookies", {})

@@ -21,6 +21,13 @@ def wait(driver, condition, timeout=10, message=""):
     return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=ignored).until(lambda d: condition(d), message)
 
 
+def hold_live_stream(driver):
+    """Leaves the tab's live stream (`GET /api/events`, site-live.js) unanswered from now on, as a slow or buffering
+    network might: the page then acts on what it shows, not having heard of a change made elsewhere. For the tests
+    that provoke the server's answer to a stale page (a 404, a 409); the next test's reset ends it."""
+    driver.execute_cdp_cmd("Fetch.enable", {"patterns": [{"urlPattern": "*/api/events*", "requestStage": "Request"}]})
+
+
 def screenshot(driver, name: str) -> Path:
     """Saves what the viewport shows now, without a stray focus ring or a half-faded status line."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

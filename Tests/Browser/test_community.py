@@ -10,7 +10,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import fill, is_shown, log_in, log_out, screenshot, submit_enabled, text_of, wait
+from helpers import fill, hold_live_stream, is_shown, log_in, log_out, screenshot, submit_enabled, text_of, wait
 
 # The full date, in a time's title; the text itself is relative ("방금 전", "3분 전", …).
 DATE = re.compile(r"\d{4}/\d{2}/\d{2} (오전|오후) \d{2}:\d{2}")
@@ -228,6 +228,7 @@ def test_server_errors_are_shown(browser, server):
     author = server.community.sign_up("author")
     server.community.sign_up("reader")
     post = server.community.post(author, "곧 사라질 글")
+    hold_live_stream(browser)  # else the deletion's event would show the not-found panel before the comment
     log_in(browser, server, "reader", next_path=f"/community/posts/{post['id']}")
     settle_post(browser)
     server.community.delete_post(author, post["id"])

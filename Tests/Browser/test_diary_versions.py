@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import is_shown, log_in, screenshot, text_of, wait
+from helpers import hold_live_stream, is_shown, log_in, screenshot, text_of, wait
 from test_diary import (  # noqa: F401 (the autouse fixture refuses the location, as in test_diary.py)
     editor_text, go_offline, new_entry_id, no_location_unless_a_test_gives_one, open_new_entry, settle_editor,
     toast, type_text, wait_saved, writer)
@@ -432,6 +432,7 @@ def test_a_delete_from_the_list_that_has_not_seen_another_devices_edit_is_refuse
     from test_diary import row, row_ids, settle_list
     _, diary = writer(server)
     entry = diary.put("목록에서 지우려던 일기", "처음 쓴 글", "2026-04-02T09:00:00Z")
+    hold_live_stream(browser)  # else the edit's event would redraw the row before the delete
     log_in(browser, server, "diarist", next_path="/diary")
     settle_list(browser)
     # Another device edits it after the list was drawn.

@@ -8,7 +8,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import is_shown, log_in, log_out, sample_png, screenshot, text_of, wait
+from helpers import hold_live_stream, is_shown, log_in, log_out, sample_png, screenshot, text_of, wait
 
 REPORTED = "신고가 접수됐어요. 운영진이 확인할게요."
 HIDDEN_LINE = "운영 정책에 따라 다른 사람에게는 보이지 않아요."
@@ -160,6 +160,7 @@ def test_the_servers_refusal_shows_in_korean_in_the_dialog(browser, server):
     alice = server.community.sign_up("alice")
     server.community.sign_up("bob")
     post = server.community.post(alice, "곧 지울 글")
+    hold_live_stream(browser)  # else the deletion's event would show the not-found panel before the submit
     log_in(browser, server, "bob", next_path=f"/community/posts/{post['id']}")
     settled(browser)
     open_report(browser, browser.find_element(By.ID, "post-report"))

@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import Api
-from helpers import TodosPage, log_in, screenshot, wait
+from helpers import TodosPage, hold_live_stream, log_in, screenshot, wait
 
 DAILY = [
     ("아침 운동 30분 하기", True), ("장보기 목록 정리하기", False), ("Swift Concurrency 문서 읽기", False),
@@ -252,6 +252,7 @@ def test_title_rules_are_checked_as_one_types_and_the_button_waits(request, serv
 
 def test_an_error_from_the_server_appears_readably_and_the_row_is_restored(browser, server, mine):
     todo = mine.create("다른 곳에서 지워질 할 일")
+    hold_live_stream(browser)  # else the deletion's event would take the row away before the click
     page = TodosPage(browser, server).open()
     mine.delete(todo["id"])  # behind the page's back
     checkbox = page.row_by_id(todo["id"]).find_element(By.CSS_SELECTOR, ".todo-done")

@@ -2,7 +2,7 @@
 // "새 글 N개" count, as docs/events.md describes the stream.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { applyToRows, listChange, parseEvent, pendingLabel, PendingRows } from "sprout-web/site-live-rules.js";
+import { applyToRows, listChange, parseEvent, pendingLabel, PendingRows, streamWanted } from "sprout-web/site-live-rules.js";
 
 const event = (action, id, extra = {}) =>
   parseEvent(JSON.stringify({ topic: "community", seq: 1, action, id, parentId: null, ...extra }));
@@ -58,4 +58,14 @@ test("the button's words", () => {
   assert.equal(pendingLabel(0), "");
   assert.equal(pendingLabel(1), "새 글 1개");
   assert.equal(pendingLabel(1200, "상품"), "새 상품 1,200개");
+});
+
+test("a page holds its stream while it has topics, is online, and has not been hidden past the grace", () => {
+  const page = { topics: ["todos"], online: true, hidden: false, graceMs: 10000 };
+  assert.equal(streamWanted(page), true);
+  assert.equal(streamWanted({ ...page, topics: [] }), false, "nothing to follow");
+  assert.equal(streamWanted({ ...page, online: false }), false, "offline: EventSource would only fail again and again");
+  assert.equal(streamWanted({ ...page, hidden: true, hiddenFor: 2000 }), true, "a glance at another tab keeps it");
+  assert.equal(streamWanted({ ...page, hidden: true, hiddenFor: 10000 }), false, "a tab left in the background lets it go");
+  assert.equal(streamWanted({ ...page, hidden: true, hiddenFor: 0, graceMs: 0 }), false);
 });

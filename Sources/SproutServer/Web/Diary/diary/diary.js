@@ -180,6 +180,11 @@ function setUpList() {
       }
     }
     removeDraft(entry.id);
+    // The deletion's live event may have taken the row away already (followDiary's remove, below): counted once.
+    if (!item.isConnected) {
+      say("일기를 삭제했어요.");
+      return;
+    }
     // Keyboard focus moves to the neighbouring row rather than falling off the page.
     const neighbour = item.nextElementSibling || item.previousElementSibling;
     const hadFocus = item.contains(document.activeElement) || document.activeElement === document.body;
@@ -212,6 +217,7 @@ function setUpList() {
     redraw: (old, entry) => old.replaceWith(row(entry)),
     insert(entry) {
       // The newest entry: on top, and the server's pages moved down by one.
+      entries.note(entry.id);
       list.prepend(row(entry));
       state.offset += 1;
       if (state.total !== null) state.total += 1;

@@ -7,7 +7,8 @@
 // the answer still belongs to the current listing — notes the paging and returns the items, which are shown by
 // `row(item)` unless `idOf(item)` was shown already (an item added meanwhile shifts the pages by one). A failure
 // goes to `failed(failure)` and shows `retry` until `retry()`. `restart()` empties the list for a new listing
-// (another search); answers to the old one's requests are dropped. `changed()` follows every change of state.
+// (another search); answers to the old one's requests are dropped. `note(id)` marks an item put in by other means
+// (a live event) as shown. `changed()` follows every change of state.
 export function endlessList({ list, sentinel, loading, retry, isFinished, fetchPage, take, idOf, row, failed, changed }) {
   const state = { loading: false, failed: false, generation: 0, seen: new Set() };
 
@@ -55,6 +56,10 @@ export function endlessList({ list, sentinel, loading, retry, isFinished, fetchP
 
   return {
     loadIfNearBottom,
+    // A page already on its way may list it too: it is not shown twice.
+    note(id) {
+      state.seen.add(id);
+    },
     restart() {
       state.generation += 1;
       Object.assign(state, { loading: false, failed: false });

@@ -1,6 +1,14 @@
 // Sprout web: the live updates' pure part (docs/events.md, "The stream"), kept apart from the EventSource so Node
 // can test it: reading an event's data, and what one does to a list shown or to the "새 글 N개" count.
 
+// Whether a page holds its stream open now. Not while offline (EventSource would only fail over and over), nor once
+// it has been hidden for `graceMs`: a browser opens at most 6 connections to a host over HTTP/1.1, and every tab
+// holding a stream keeps one, so a few tabs in the background would starve the one in front. A page that lets go
+// catches up from where it stopped (`lastEventId`) when it is back.
+export function streamWanted({ topics, online, hidden, hiddenFor = 0, graceMs = 0 }) {
+  return topics.length > 0 && online !== false && !(hidden && hiddenFor >= graceMs);
+}
+
 // An event's `data`, or null when it is not the JSON the stream promises (then the page ignores it).
 export function parseEvent(text) {
   let data;

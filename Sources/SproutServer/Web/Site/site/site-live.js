@@ -5,15 +5,25 @@
 // `board-post`, `product`, `todo`, `entry`) and gets parsed events (site-live-rules.js: parseEvent). The session
 // cookie goes along by itself; EventSource reconnects by itself with Last-Event-ID, and gets what it missed.
 
-import { parseEvent } from "./site-live-rules.js";
+import { parseEvent, streamWanted } from "./site-live-rules.js";
 
 const CHANGES = ["created", "updated", "deleted"];
 // A drop shorter than this (the server's `retry` is 2 s) is not worth a word.
 const LOST_GRACE_MS = 2500;
 // After the server refused the stream (EventSource gives up on a non-200), try again this much later.
 const REOPEN_MS = 10000;
+// A tab hidden this long lets its stream go (site-live-rules.js: streamWanted), and takes it up again when shown.
+const HIDDEN_GRACE_MS = 10000;
 
-const connection = { topics: [], on: {}, reset: null, source: null, lastId: "", lostTimer: 0, reopenTimer: 0 };
+const connection = {
+  topics: [], on: {}, reset: null, source: null, lastId: "", lostTimer: 0, reopenTimer: 0, hiddenSince: 0, hiddenTimer: 0,
+};
+
+function wanted() {
+  const hidden = document.visibilityState === "hidden";
+  const hiddenFor = hidden && connection.hiddenSince ? performance.now() - connection.hiddenSince : 0;
+  return streamWanted({ topics: connection.topics, online: navigator.onLine, hidden, hiddenFor, graceMs: HIDDEN_GRACE_MS });
+}
 
 function indicator() {
   let mark = document.getElementById("live-status");
@@ -59,7 +69,7 @@ function dispatch(message) {
 
 function open() {
   close();
-  if (connection.topics.length === 0) return;
+  if (!wanted()) return;
   const source = new EventSource(streamURL());
   connection.source = source;
   source.addEventListener("open", () => {
@@ -111,6 +121,34 @@ export function live({ topics, on = {}, reset = null }) {
   setTopics(topics);
   return { setTopics };
 }
+
+// Offline, EventSource would fail again every two seconds: the stream waits for the way back instead.
+addEventListener("offline", () => {
+  if (connection.topics.length === 0) return;
+  close();
+  clearTimeout(connection.lostTimer);
+  connection.lostTimer = 0;
+  showState("lost");
+});
+addEventListener("online", () => {
+  if (!connection.source) open();
+});
+
+function noteVisibility() {
+  clearTimeout(connection.hiddenTimer);
+  if (document.visibilityState === "hidden") {
+    connection.hiddenSince = performance.now();
+    // Still hidden when it fires (not `wanted()`: a timer a hair early would keep the stream for good).
+    connection.hiddenTimer = setTimeout(() => {
+      if (document.visibilityState === "hidden") close();
+    }, HIDDEN_GRACE_MS);
+  } else {
+    connection.hiddenSince = 0;
+    if (!connection.source && !connection.reopenTimer && connection.topics.length > 0) open();
+  }
+}
+document.addEventListener("visibilitychange", noteVisibility);
+noteVisibility();
 
 // Closed when the page goes (no stream left open behind it); opened again when it comes back from the back/forward
 // cache, from where it stopped.

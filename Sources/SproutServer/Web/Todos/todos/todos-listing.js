@@ -116,6 +116,8 @@ export function updateFooter() {
 
 // Removes a row without dropping keyboard focus on the floor: it moves to the neighbouring row.
 export function removeRow(row) {
+  // Once only: the live stream may have taken it away while this page's own request was on its way.
+  if (!row.isConnected) return;
   const hadFocus = row.contains(document.activeElement);
   const neighbour = row.nextElementSibling || row.previousElementSibling;
   row.remove();
