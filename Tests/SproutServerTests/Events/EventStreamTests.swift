@@ -277,8 +277,12 @@ import Testing
             try await second.test(.live) { other in
                 try await TestEventStream.open(port: try #require(other.port), topics: "todos,community") { stream in
                     try await stream.wait(for: "ready") { $0.contains { $0.event == "ready" } }
-                    let todo = try await Self.createTodo(client, "다른 노드에서 쓴 일")
-                    try await stream.wait(within: .seconds(10), for: "the other node's event") { $0.contains { $0.json?["id"] as? String == "\(todo)" } }
+                    // Through the first node's own database connections, not its test client: starting the second
+                    // node may take longer than the first one's idle timeout under a loaded suite (CI: the client's
+                    // connection had been closed, "I/O on closed channel").
+                    let todo = try await SQLTodoRepository(executor: database.executor)
+                        .create(title: "다른 노드에서 쓴 일", isDone: false, owner: .anonymous, at: Date()).id
+                    try await stream.wait(within: .seconds(20), for: "the other node's event") { $0.contains { $0.json?["id"] as? String == "\(todo)" } }
                 }
             }
         }
