@@ -75,9 +75,7 @@ struct EventStreamWriter: Sendable {
         var buffer = ByteBuffer()
         for event in events where event.seq > sent[event.topic] ?? 0 {
             sent[event.topic] = event.seq
-            buffer.writeString("event: \(event.action)\nid: \(id(sent))\ndata: ")
-            buffer.writeImmutableBuffer(event.data)
-            buffer.writeString("\n\n")
+            event.writeFrame(id: id(sent), into: &buffer)
         }
         if buffer.readableBytes > 0 { try await writer.write(buffer) }
     }

@@ -11,6 +11,13 @@ struct LiveEvent: Sendable {
     /// The `data` line's JSON, on one line.
     let data: ByteBuffer
 
+    /// The SSE frame of this event with the stream's `id` line.
+    func writeFrame(id: String, into buffer: inout ByteBuffer) {
+        buffer.writeString("event: \(action)\nid: \(id)\ndata: ")
+        buffer.writeImmutableBuffer(data)
+        buffer.writeString("\n\n")
+    }
+
     /// `todos:7` and `todos:shared` are subscribed to as `todos`, `diary:7` as `diary`: the name a client used.
     static func publicName(of topic: String) -> String {
         if topic.hasPrefix("todos:") { return "todos" }
@@ -66,9 +73,7 @@ struct EventBatch: Sendable {
         self.events = events
         var frames = ByteBuffer()
         for event in events {
-            frames.writeString("event: \(event.action)\nid: \(LiveEvent.publicName(of: event.topic))=\(event.seq)\ndata: ")
-            frames.writeImmutableBuffer(event.data)
-            frames.writeString("\n\n")
+            event.writeFrame(id: "\(LiveEvent.publicName(of: event.topic))=\(event.seq)", into: &frames)
         }
         singleTopicFrames = frames
     }
