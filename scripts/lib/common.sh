@@ -64,8 +64,27 @@ apt_install() {
     fi
     command -v apt-get >/dev/null 2>&1 || { warn "apt-get not available; install manually: $*"; return 1; }
     info "apt-get install -y $*"
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null || return 1
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" </dev/null || return 1
+    # Bounded, so a mirror that stops answering fails this step instead of holding CI until its deadline.
+    "${sudo[@]}" timeout 600 env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null || return 1
+    "${sudo[@]}" timeout 900 env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" \
+        </dev/null || return 1
+}
+
+# pip_install PYTHON REQUIREMENT... : install into PYTHON's environment from PyPI, three tries of at most five minutes.
+# A PyPI connection that stalls once held a CI run in `pip install` until the run's 90-minute deadline killed it, with
+# every later suite unrun; each try is now cut off, and pip's own socket timeout makes a stalled read fail fast.
+pip_install() {
+    local python="$1"; shift
+    local attempt
+    for attempt in 1 2 3; do
+        if timeout 300 "$python" -m pip install --quiet --disable-pip-version-check --timeout 30 --retries 3 "$@" \
+            </dev/null; then
+            return 0
+        fi
+        warn "pip install $* failed (try $attempt of 3)"
+        sleep $((attempt * 10))
+    done
+    return 1
 }
 
 # Print a database URL with its password (if any) replaced by ***.
