@@ -178,4 +178,5 @@ async def main():
             json.dump(results, out, indent=2)
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -36,11 +36,18 @@ actor EventHub {
     /// write per stream and batch rather than one per event (what each stream costs the CPU under load), for at
     /// most this much more delay. The interval grows with the topic's streams, 50 µs each, from 10 ms to 50 ms:
     /// handing a batch to 1,000 streams wakes 1,000 tasks, and under a burst of creates at 100 batches a second
-    /// those wake-ups starved the creates themselves (docs/events.md). A lone event after a quiet spell goes out
-    /// at once either way.
-    static func batchInterval(streams: Int) -> Duration {
-        .microseconds(min(50_000, max(10_000, streams * 50)))
+    /// those wake-ups starved the creates themselves. While the topic is in a burst (its last read found more than
+    /// `burstEvents`), the interval is four times as long, at most 200 ms: each write to a socket has a cost of its
+    /// own besides its bytes, and 1,000 streams receiving every create at 50 ms held creates to 0.33 of their rate
+    /// alone, at 200 ms 0.62 (docs/events.md). A lone event after a quiet spell goes out at once either way, and
+    /// events a few at a time go out within the short interval.
+    static func batchInterval(streams: Int, lastRead events: Int = 0) -> Duration {
+        let interval = min(50_000, max(10_000, streams * 50))
+        return .microseconds(events > burstEvents ? min(200_000, interval * 4) : interval)
     }
+
+    /// More events than this in one read of a topic is a burst (`batchInterval`).
+    static let burstEvents = 16
 
     private struct Subscriber {
         let topics: [String]
@@ -59,6 +66,8 @@ actor EventHub {
         var refreshing = false
         var dirty = false
         var lastRead: ContinuousClock.Instant?
+        /// How many events the last read found.
+        var lastReadEvents = 0
     }
 
     let log: EventLog
@@ -159,7 +168,7 @@ actor EventHub {
 
     private func readNewEvents(_ topic: String) async {
         while let state = topics[topic], let cursor = state.cursor {
-            let interval = Self.batchInterval(streams: state.subscribers.count)
+            let interval = Self.batchInterval(streams: state.subscribers.count, lastRead: state.lastReadEvents)
             if let lastRead = state.lastRead, lastRead.duration(to: .now) < interval {
                 try? await Task.sleep(until: lastRead + interval)
             }
@@ -172,6 +181,7 @@ actor EventHub {
                 logger.warning("could not read the event log", metadata: ["topic": "\(topic)", "error": "\(error)"])
                 break
             }
+            topics[topic]?.lastReadEvents = logged.count
             if !logged.isEmpty {
                 let (events, failure) = await items.enrich(logged)
                 if let failure {

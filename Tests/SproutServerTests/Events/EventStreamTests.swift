@@ -177,6 +177,16 @@ import Testing
         }
     }
 
+    /// A topic in a burst is read four times less often (one write per stream carries more events); a lone event or
+    /// a few keep the short interval, so they are not held back.
+    @Test func aBurstGoesOutInLongerBatchesThanAFewEvents() {
+        #expect(EventHub.batchInterval(streams: 1, lastRead: 1) == .milliseconds(10))
+        #expect(EventHub.batchInterval(streams: 1000, lastRead: EventHub.burstEvents) == .milliseconds(50))
+        #expect(EventHub.batchInterval(streams: 1000, lastRead: EventHub.burstEvents + 1) == .milliseconds(200))
+        #expect(EventHub.batchInterval(streams: 10, lastRead: 500) == .milliseconds(40))
+        #expect(EventHub.batchInterval(streams: 100_000, lastRead: 500) == .milliseconds(200))
+    }
+
     @Test func streamsPerAddressAndPerAccountAreLimited() async throws {
         try await withTestApp(.live, configure: { $0.events.streamsPerAddress = 3; $0.events.streamsPerAccount = 2 }) { client, _ in
             let port = try #require(client.port)
