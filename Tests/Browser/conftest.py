@@ -8,6 +8,7 @@ headless Chromium (Debian's, with its chromedriver) drives them all. Screenshots
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import time
@@ -355,36 +356,69 @@ def server(binary, tmp_path, request, server_env):
              "--board-posts", str(board_posts.args[0]), "--diary-entries", "0", "--data-dir", str(data_dir)],
             env=env, stdin=subprocess.DEVNULL, check=True, capture_output=True, timeout=120,
         )
+    process = None
+    try:
+        process, base = _serve(binary, port, data_dir, env, log, tmp_path / "server.log")
+        yield Server(base, data_dir, binary, env)
+    finally:
+        _stop(process)
+        log.close()
+        if database:
+            POSTGRES.drop(database)
+
+
+def _serve(binary, port, data_dir, env, log, log_path):
+    """Starts `sprout serve` and waits for its /health; returns the process and its base URL."""
     process = subprocess.Popen(
         [str(binary), "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
     )
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"sprout serve exited with {process.returncode}: {(tmp_path / 'server.log').read_text()}")
-            try:
-                with urllib.request.urlopen(base + "/health", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("sprout serve did not answer /health within 30s")
-            time.sleep(0.1)
-        yield Server(base, data_dir, binary, env)
-    finally:
-        process.terminate()
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"sprout serve exited with {process.returncode}: {log_path.read_text()}")
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            with urllib.request.urlopen(base + "/health", timeout=1) as response:
+                if response.status == 200:
+                    return process, base
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            _stop(process)
+            raise RuntimeError("sprout serve did not answer /health within 30s")
+        time.sleep(0.1)
+
+
+def _stop(process):
+    if process is None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture
+def second_node(server, tmp_path):
+    """A second `sprout serve` on the test server's PostgreSQL database (the PostgreSQL pass only: several nodes
+    share one PostgreSQL), on a port of its own, as a second machine behind a load balancer would be."""
+    if not POSTGRES:
+        pytest.skip("several nodes share one PostgreSQL: the PostgreSQL pass runs this")
+    data_dir = tmp_path / "second-node-data"
+    data_dir.mkdir()
+    # Every node of one database seals its secrets with the same key (docs/operations.md): the first node's file.
+    shutil.copy(server.data_dir / "secrets.key", data_dir / "secrets.key")
+    log = open(tmp_path / "second-node.log", "wb")
+    process = None
+    try:
+        process, base = _serve(server.binary, free_port(), data_dir, server.env, log, tmp_path / "second-node.log")
+        yield Server(base, data_dir, server.binary, server.env)
+    finally:
+        _stop(process)
         log.close()
-        if database:
-            POSTGRES.drop(database)
 
 
 def make_driver(size) -> webdriver.Chrome:

@@ -1,7 +1,8 @@
 """Live updates in the browser (GET /api/events through site-live.js): the Community feed's 새 글 N개 button and a
 post's comments as they are written, Todos across two windows, the board's and the market's lists, and the
-header's 실시간 mark when the stream drops and comes back. Desktop only: the phone width lays out the same parts
-(the phone's header mark is checked in the last test by its state, not its look)."""
+header's 실시간 mark when the stream drops and comes back; and, on PostgreSQL, two people in two browsers served by
+two nodes. Desktop, but for that phone: the phone width lays out the same parts (the phone's header mark is checked
+in the last test by its state, not its look)."""
 
 import os
 import signal
@@ -11,7 +12,7 @@ import urllib.parse
 
 from selenium.webdriver.common.by import By
 
-from helpers import is_shown, log_in, sample_png, screenshot, text_of, wait
+from helpers import fill, is_shown, log_in, sample_png, screenshot, submit_enabled, text_of, wait
 
 
 def live(driver):
@@ -123,6 +124,45 @@ def test_board_and_market_lists_offer_new_items(browser, server):
     browser.find_element(By.ID, "pending-products").click()
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#product-list li[data-id="{product["id"]}"]'),
          message="the new product was not listed")
+
+
+def test_two_people_on_two_nodes_see_each_others_writing_as_it_happens(second_node, browser, phone, server):
+    """Alice's desktop browser is served by one node, Bob's phone by another, on one PostgreSQL: what each writes
+    through the page reaches the other's open page through the other node's stream. (Two browsers, not two windows
+    of one: each has its own cookies.) `second_node` comes first so that both pages are left before it stops."""
+    server.community.sign_up("alice")
+    server.community.sign_up("bob")
+    log_in(browser, server, "alice")
+    wait(browser, lambda d: d.find_element(By.ID, "post-list").get_attribute("aria-busy") == "false")
+    live(browser)
+    log_in(phone, second_node, "bob")
+    wait(phone, lambda d: d.find_element(By.ID, "post-list").get_attribute("aria-busy") == "false")
+    live(phone)
+
+    browser.find_element(By.ID, "write-link").click()
+    wait(browser, lambda d: d.current_url == server.url("/community/write"))
+    fill(browser, "post-text-input", "첫 번째 노드에서 쓴 글")
+    wait(browser, lambda d: submit_enabled(d, "post-submit"))
+    browser.find_element(By.ID, "post-submit").click()
+    wait(browser, lambda d: "/community/posts/" in d.current_url)
+    post_id = int(browser.current_url.rsplit("/", 1)[1])
+    wait(browser, lambda d: is_shown(d, "comments-section"))
+    live(browser)
+
+    wait(phone, lambda d: is_shown(d, "pending-posts"), message="Bob's node never offered Alice's post")
+    assert text_of(phone, "pending-posts") == "새 글 1개"
+    phone.find_element(By.ID, "pending-posts").click()
+    wait(phone, lambda d: feed_ids(d) == [post_id])
+    phone.get(second_node.url(f"/community/posts/{post_id}"))
+    wait(phone, lambda d: is_shown(d, "comments-section"))
+    live(phone)
+    fill(phone, "comment-text", "두 번째 노드에서 단 댓글")
+    wait(phone, lambda d: submit_enabled(d, "comment-submit"))
+    phone.find_element(By.ID, "comment-submit").click()
+    wait(phone, lambda d: comment_texts(d) == ["두 번째 노드에서 단 댓글"])
+
+    wait(browser, lambda d: comment_texts(d) == ["두 번째 노드에서 단 댓글"], message="Alice's node never showed Bob's comment")
+    assert text_of(browser, "comment-count") == "1개"
 
 
 def restart_after(server, seconds_down):
