@@ -3,10 +3,10 @@
 1. Idle streams: opens --idle streams (`market`) and reports the server's resident memory per stream.
 2. Fan-out: --fanout streams follow `todos`; one todo is created at a time, --events times, and each stream's
    delivery delay is measured from just before the create's request to the frame's arrival: p50/p99/max.
-3. Creates beside listeners: wrk creates todos for --seconds with no stream open (before and after the rest), with --fanout streams
-   following `todos` (each one receives every create): the ratio of the two rates.
+3. Creates beside listeners: wrk creates todos for --seconds with no stream open (before and after the rest), with
+   --fanout streams following `todos` (each one receives every create): the ratio of the two rates.
 The streams are read by one asyncio process on the same machine, so its own delay is in the figures."""
-import argparse, asyncio, json, os, statistics, sys, tempfile, time, urllib.request
+import argparse, asyncio, json, os, sys, tempfile, time, urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
 from wrk_tools import wrk  # noqa: E402
@@ -72,11 +72,12 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measured(pid, work):
-    """Runs work (a coroutine) and returns its result with the server's and this client's CPU seconds meanwhile."""
+async def creates(pid, url, seconds, script):
+    """wrk's figures for creating todos, with the server's and this client's CPU seconds meanwhile."""
     server, client = cpu_seconds(pid), cpu_seconds(os.getpid())
-    result = await work
-    return result, round(cpu_seconds(pid) - server, 2), round(cpu_seconds(os.getpid()) - client, 2)
+    result = await asyncio.get_running_loop().run_in_executor(None, wrk, url, 16, seconds, script)
+    result.update(server_cpu_s=round(cpu_seconds(pid) - server, 2), client_cpu_s=round(cpu_seconds(os.getpid()) - client, 2))
+    return result
 
 
 def create_todo(base, title):
@@ -121,8 +122,7 @@ async def main():
     script.close()
     url = base + "/api/v2/todos-json"
     # The rate without streams, measured before and after the runs with them (the list grows meanwhile): their mean.
-    alone_before, server_cpu, _ = await measured(args.pid, loop.run_in_executor(None, wrk, url, 16, args.seconds, script.name))
-    alone_before.update(server_cpu_s=server_cpu)
+    alone_before = await creates(args.pid, url, args.seconds, script.name)
 
     followers = await open_streams(args.port, args.fanout, "todos")
     delays = []
@@ -147,19 +147,17 @@ async def main():
         stream.watch = None
     # Each create reaches every follower: a thousand times the bytes, which the client reads on the same cores.
 
-    with_listeners, server_cpu, client_cpu = await measured(args.pid, loop.run_in_executor(None, wrk, url, 16, args.seconds, script.name))
-    with_listeners.update(server_cpu_s=server_cpu, client_cpu_s=client_cpu)
+    with_listeners = await creates(args.pid, url, args.seconds, script.name)
     still_open = sum(1 for stream in followers if not stream.closed.done())
     for stream in followers:
         stream.close()
     elsewhere = await open_streams(args.port, args.fanout, "community,market")
     await asyncio.sleep(1)
-    with_others = await loop.run_in_executor(None, wrk, url, 16, args.seconds, script.name)
+    with_others = await creates(args.pid, url, args.seconds, script.name)
     for stream in elsewhere:
         stream.close()
     await asyncio.sleep(2)
-    alone_after, server_cpu, _ = await measured(args.pid, loop.run_in_executor(None, wrk, url, 16, args.seconds, script.name))
-    alone_after.update(server_cpu_s=server_cpu)
+    alone_after = await creates(args.pid, url, args.seconds, script.name)
     os.unlink(script.name)
     alone = {"rps": (alone_before["rps"] + alone_after["rps"]) / 2,
              "server_cpu_s": round((alone_before["server_cpu_s"] + alone_after["server_cpu_s"]) / 2, 2)}

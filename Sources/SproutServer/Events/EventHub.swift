@@ -41,7 +41,7 @@ actor EventHub {
     /// own besides its bytes, and 1,000 streams receiving every create at 50 ms held creates to 0.33 of their rate
     /// alone, at 200 ms 0.62 (docs/events.md). A lone event after a quiet spell goes out at once either way, and
     /// events a few at a time go out within the short interval.
-    static func batchInterval(streams: Int, lastRead events: Int = 0) -> Duration {
+    static func batchInterval(streams: Int, lastRead events: Int) -> Duration {
         let interval = min(50_000, max(10_000, streams * 50))
         return .microseconds(events > burstEvents ? min(200_000, interval * 4) : interval)
     }
