@@ -21,6 +21,17 @@ import Testing
             + "Content-Length: \(body.utf8.count)\r\n\r\n"
     }
 
+    /// Polls the metrics listener until the public one counts a request in flight.
+    static func waitForRequestsInFlight(metricsPort: Int, within limit: Duration) async throws {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let metrics = try await get(port: metricsPort, "/metrics")
+            if metrics.contains("\nsprout_http_requests_in_flight 1") { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("no request in flight within \(limit)")
+    }
+
     static func todoID(in answer: String) -> Int? {
         guard answer.hasPrefix("HTTP/1.1 200"), let match = answer.firstMatch(of: /"id"\s*:\s*(\d+)/) else { return nil }
         return Int(match.1)
@@ -106,11 +117,16 @@ import Testing
         let data = SproutProcess.temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let port = try SproutProcess.freePort()
-        let server = try SproutProcess(["serve", "--port", "\(port)", "--data-dir", data, "--shutdown-grace", "1"])
+        let metricsPort = try SproutProcess.freePort()
+        let server = try SproutProcess([
+            "serve", "--port", "\(port)", "--metrics-port", "\(metricsPort)", "--data-dir", data, "--shutdown-grace", "1",
+        ])
         try await server.waitForOutput(containing: "in a browser")
         try await RawConnection.open(port: port) { connection in
             try await connection.send(Self.createRequest("{\"title\": \"never finished\"}") + "{")
-            try await Task.sleep(for: .milliseconds(300))
+            // Signalled only once the server is handling the request: a connection it has not read yet is idle, and
+            // draining closes it at once (a fixed 300 ms wait was too short on a loaded machine).
+            try await Self.waitForRequestsInFlight(metricsPort: metricsPort, within: .seconds(20))
             let signalled = ContinuousClock.now
             server.process.terminate()
             #expect(try await server.exit(within: .seconds(20)) == 0, "\(server.standardError)")
