@@ -51,7 +51,7 @@ public func buildApplication(
     }
     let requestTimeout = TimeAmount(configuration.server.requestTimeout)
     var app = Application(
-        router: router,
+        responder: ShallowStreamResponder(inner: router.buildResponder()),
         server: .http1(configuration: .init(
             additionalChannelHandlers: [RequestArrivalTimeoutHandler(timeout: requestTimeout, logger: logger)],
             idleTimeout: TimeAmount(configuration.server.idleTimeout)

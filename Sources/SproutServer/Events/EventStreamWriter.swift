@@ -15,7 +15,29 @@ struct EventStreamWriter: Sendable {
     static let retryMilliseconds = 2000
 
     func run(_ writer: inout any ResponseBodyWriter) async throws {
-        // The last number each topic has sent, or starts after.
+        var sent = try await start(&writer)
+        for await message in subscription.messages {
+            switch message {
+            case .heartbeat:
+                try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+            case .events(let batch):
+                if topics.count == 1, let first = batch.events.first, let last = batch.events.last,
+                   first.seq > sent[first.topic] ?? 0 {
+                    sent[first.topic] = last.seq
+                    try await writer.write(batch.singleTopicFrames)
+                } else {
+                    try await write(batch.events, sent: &sent, to: &writer)
+                }
+            }
+        }
+        try await writer.finish(nil)
+    }
+
+    /// Writes `retry`, `ready`, any `reset` and the replay; returns the last number each topic has sent, or starts
+    /// after. Apart from `run` (and never inlined) so the large frame of these steps is freed before the long wait:
+    /// a task keeps the slabs its deepest frame needed for as long as it lives, and this one lives with the stream.
+    @inline(never)
+    private func start(_ writer: inout any ResponseBodyWriter) async throws -> [String: Int] {
         var sent: [String: Int] = [:]
         var resets: [EventTopics.Topic] = []
         var replays: [EventTopics.Topic] = []
@@ -52,22 +74,7 @@ struct EventStreamWriter: Sendable {
                 if logged.count < EventLog.pageSize { break }
             }
         }
-
-        for await message in subscription.messages {
-            switch message {
-            case .heartbeat:
-                try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-            case .events(let batch):
-                if topics.count == 1, let first = batch.events.first, let last = batch.events.last,
-                   first.seq > sent[first.topic] ?? 0 {
-                    sent[first.topic] = last.seq
-                    try await writer.write(batch.singleTopicFrames)
-                } else {
-                    try await write(batch.events, sent: &sent, to: &writer)
-                }
-            }
-        }
-        try await writer.finish(nil)
+        return sent
     }
 
     /// The events this stream has not sent yet (a replay may have sent some the hub hands out again), in one write.

@@ -1,0 +1,23 @@
+import Hummingbird
+
+/// Answers a long-lived stream's request (`/api/events`) in a child task, every other request as before.
+///
+/// Why: a task keeps the allocator slabs its deepest await needed until the task ends, and the connection's task
+/// lives as long as the stream. Run in that task, the middlewares, router and controller (about twenty async frames,
+/// each in a slab of its own) left some 15 KiB per idle stream held for its whole life. In a child task they are
+/// freed as soon as the response is built; the connection's task then writes the body from a shallow depth.
+/// Measured with `scripts/bench --events` (docs/events.md). Other requests are short, so they skip the child task.
+struct ShallowStreamResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context: Sendable {
+    typealias Context = Inner.Context
+    let inner: Inner
+    @Sendable func respond(to request: Request, context: Context) async throws -> Response {
+        // The one path whose answers stream for minutes.
+        guard request.uri.path == "/api/events" else {
+            return try await inner.respond(to: request, context: context)
+        }
+        // Not `async let` nor a cancellation handler: each would need a slab of its own in this task, kept as long.
+        // Nothing to cancel either: building a stream's response takes at most a read or two; the stream itself
+        // is written by this task.
+        return try await Task { try await inner.respond(to: request, context: context) }.value
+    }
+}
