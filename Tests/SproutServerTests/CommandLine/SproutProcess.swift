@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The `sprout` binary built beside the tests, run as a person runs it: arguments, an environment of its own
@@ -85,18 +86,36 @@ struct SproutProcess {
     }
 
     /// A port nobody listens on now.
+    /// A port that is free now and that nothing else in this process has been given. Not one the kernel picks
+    /// (port 0): those come from the ephemeral range (32768–60999 here), from which every outgoing connection
+    /// also takes its local port, and the suite holds hundreds to PostgreSQL; one of them took such a port between
+    /// this check and the server's bind ("port … is in use", in CI). Below that range only servers bind.
     static func freePort() throws -> Int {
+        for _ in 0..<Self.portRange.count {
+            let port = Self.nextPort.withLock { next in
+                defer { next = next + 1 == Self.portRange.upperBound ? Self.portRange.lowerBound : next + 1 }
+                return next
+            }
+            if canBind(port) { return port }
+        }
+        throw TestFailure("no free port in \(Self.portRange)")
+    }
+
+    private static let portRange = 20_000..<32_768
+    private static let nextPort = Mutex(Int.random(in: portRange))
+
+    private static func canBind(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
-        guard bound else { throw TestFailure("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
