@@ -50,29 +50,14 @@ struct PostgresTools: Sendable {
         let executable = try locate(tool)
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-\(tool)-\(UUID().uuidString).err")
         defer { try? FileManager.default.removeItem(at: errors) }
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var childEnvironment = environment.filter { !$0.key.hasPrefix("PG") && $0.key != "DATABASE_URL" }
+        var childEnvironment = environment.filter { !$0.key.hasPrefix("PG") && !$0.key.hasPrefix("DATABASE_") }
         childEnvironment.merge(connection) { $1 }
-        process.environment = childEnvironment
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errors)
-        if let output {
-            _ = FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600])
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-        }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: BackupError.postgresTool("\(tool) could not be started: \(error)"))
-            }
+        let status: Int32
+        do {
+            let child = try ChildProcess(executable, arguments, environment: childEnvironment, standardOutput: output, standardError: errors.path)
+            status = await child.exitStatus()
+        } catch {
+            throw BackupError.postgresTool("\(tool) could not be started: \(error)")
         }
         guard status == 0 else {
             let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""

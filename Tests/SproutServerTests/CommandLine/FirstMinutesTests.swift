@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Testing
+@testable import SproutServer
 
 /// A newcomer's first minutes with the `sprout` command: an address to click, a hint on an empty database, clear
 /// refusals of bad ports, and demo accounts they can sign in to.

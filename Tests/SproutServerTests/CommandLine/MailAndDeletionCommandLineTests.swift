@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SproutServer
 
 /// A fresh install without SMTP: a reset asked for in the running server is held in the outbox and logged, and
 /// `sprout mail list|show` hands the operator the link; `sprout account delete` asks for `--yes`.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import SproutServer
 
 /// The `sprout` binary built beside the tests, run as a person runs it: arguments, an environment of its own
 /// (always SQLite in a temporary data directory), standard output and error kept in files to read.
