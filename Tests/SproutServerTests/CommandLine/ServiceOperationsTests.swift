@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import SproutServer
 
 /// `sprout serve` as a service manager runs it: SIGTERM loses nothing, metrics on a port of their own, JSON logs.
 @Suite(.serialized) struct ServiceOperationsTests {
@@ -21,15 +22,16 @@ import Testing
             + "Content-Length: \(body.utf8.count)\r\n\r\n"
     }
 
-    /// Polls the metrics listener until the public one counts a request in flight.
-    static func waitForRequestsInFlight(metricsPort: Int, within limit: Duration) async throws {
+    /// Polls the metrics listener until the public one counts `count` requests in flight.
+    static func waitForRequestsInFlight(_ count: Int = 1, metricsPort: Int, within limit: Duration) async throws {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let metrics = try await get(port: metricsPort, "/metrics")
-            if metrics.contains("\nsprout_http_requests_in_flight 1") { return }
+            let line = "\nsprout_http_requests_in_flight \(count)"
+            if metrics.contains(line + "\n") || metrics.contains(line + ".0\n") { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        Issue.record("no request in flight within \(limit)")
+        Issue.record("not \(count) requests in flight within \(limit)")
     }
 
     static func todoID(in answer: String) -> Int? {
@@ -41,7 +43,11 @@ import Testing
         let data = SproutProcess.temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let port = try SproutProcess.freePort()
-        let server = try SproutProcess(["serve", "--port", "\(port)", "--data-dir", data, "--shutdown-grace", "30"], environment: ["LOG_LEVEL": "info"])
+        let metricsPort = try SproutProcess.freePort()
+        let server = try SproutProcess(
+            ["serve", "--port", "\(port)", "--metrics-port", "\(metricsPort)", "--data-dir", data, "--shutdown-grace", "30"],
+            environment: ["LOG_LEVEL": "info"]
+        )
         try await server.waitForOutput(containing: "in a browser")
 
         // Writes acknowledged before the signal, many at once (the SQLite writer batches them).
@@ -74,7 +80,9 @@ import Testing
             }
         }
         while sentPart.value < 5 { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(300))  // the server has read the heads
+        // Signalled only once the server is handling all five: one it has not read yet is an idle connection, which
+        // draining closes at once ("I/O on closed channel" here, after a fixed 300 ms wait on a loaded machine).
+        try await Self.waitForRequestsInFlight(5, metricsPort: metricsPort, within: .seconds(20))
         server.process.terminate()
         // The drain has begun once the server says so; on a loaded machine the signal may take a while to be
         // handled, and that is not what this test is about.
