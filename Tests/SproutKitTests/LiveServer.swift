@@ -88,10 +88,23 @@ struct LiveDatabasePlace: Sendable {
     static func make(logger: Logger) async throws -> LiveDatabasePlace {
         if let url = ProcessInfo.processInfo.environment["SPROUT_TEST_DATABASE_URL"], !url.isEmpty {
             let schema = "kit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            try await SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger).withOpen { admin in
-                try await admin.executor.writeAll([SQLStatement("CREATE SCHEMA \(raw: schema)")])
+            var settings = DatabaseSettings.postgres(url: url, schema: schema)
+            var statements = [SQLStatement("CREATE SCHEMA \(raw: schema)")]
+            if let poolerURL = ProcessInfo.processInfo.environment["SPROUT_TEST_POOLER_URL"], !poolerURL.isEmpty {
+                // Through a transaction pooler the schema and timeout are the defaults of a role of the test's
+                // own (the server's tests do the same: PooledTestRole).
+                settings = .postgres(url: try Self.url(poolerURL, as: schema), schema: schema, pooler: TransactionPooler(directURL: try Self.url(url, as: schema)))
+                statements = [
+                    SQLStatement("CREATE ROLE \(raw: schema) LOGIN SUPERUSER"),
+                    SQLStatement("ALTER ROLE \(raw: schema) SET search_path = \(raw: schema)"),
+                    SQLStatement("ALTER ROLE \(raw: schema) SET statement_timeout = '10s'"),
+                ] + statements
             }
-            return LiveDatabasePlace(settings: .postgres(url: url, schema: schema), directory: nil)
+            let creation = statements
+            try await SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger).withOpen { admin in
+                try await admin.executor.writeAll(creation)
+            }
+            return LiveDatabasePlace(settings: settings, directory: nil)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sproutkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -103,9 +116,19 @@ struct LiveDatabasePlace: Sendable {
     }
 
     func dropSchema(logger: Logger) async {
-        guard case .postgres(let url, let schema?) = settings else { return }
+        guard case .postgres(_, let schema?, let pooler) = settings,
+              let url = ProcessInfo.processInfo.environment["SPROUT_TEST_DATABASE_URL"] else { return }
         try? await SproutDatabase(settings: .postgres(url: url), migrations: [], logger: logger).withOpen { admin in
             try await admin.executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(raw: schema) CASCADE")])
+            if pooler != nil { try await admin.executor.writeAll([SQLStatement("DROP ROLE IF EXISTS \(raw: schema)")]) }
         }
+    }
+
+    private static func url(_ url: String, as role: String) throws -> String {
+        guard var components = URLComponents(string: url) else { throw URLError(.badURL) }
+        components.user = role
+        components.password = nil
+        guard let string = components.string else { throw URLError(.badURL) }
+        return string
     }
 }

@@ -167,8 +167,12 @@ public struct BackupJobs: Sendable {
 
     /// An error's text without the database password (it may name the URL).
     private static func redacted(_ error: any Error, _ settings: DatabaseSettings) -> String {
-        let url: String? = if case .postgres(let url, _) = settings { url } else { nil }
-        return SecretRedaction.redact(String(describing: error), databaseURL: url)
+        var message = String(describing: error)
+        if case .postgres(let url, _, let pooler) = settings {
+            message = SecretRedaction.redact(message, databaseURL: url)
+            message = SecretRedaction.redact(message, databaseURL: pooler?.directURL)
+        }
+        return message
     }
 
     private static func progress(in directory: String) -> (String, Int64) {

@@ -232,8 +232,9 @@ extension DatabaseSettings {
         switch self {
         case .sqlite(let path):
             return "sqlite:\(path)"
-        case .postgres(let url, let schema):
+        case .postgres(let url, let schema, let pooler):
             return SecretRedaction.redactingPassword(in: url) + (schema.map { " (schema \($0))" } ?? "")
+                + (pooler.map { " through a transaction pooler; direct \(SecretRedaction.redactingPassword(in: $0.directURL))" } ?? "")
         }
     }
 }

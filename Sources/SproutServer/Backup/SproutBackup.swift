@@ -89,8 +89,9 @@ public struct SproutBackup: Sendable {
         switch database {
         case .sqlite(let path):
             snapshot = try await copySQLite(at: path, to: databaseCopy.path)
-        case .postgres(let url, let schema):
-            guard let dumped = try await dumpPostgres(url: url, schema: schema, to: databaseCopy.path) else { return nil }
+        case .postgres(_, let schema, _):
+            // pg_dump and the backup's session lock need a session: PostgreSQL itself, never a pooler.
+            guard let url = database.sessionURL, let dumped = try await dumpPostgres(url: url, schema: schema, to: databaseCopy.path) else { return nil }
             snapshot = dumped
         }
 

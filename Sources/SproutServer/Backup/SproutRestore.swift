@@ -161,7 +161,7 @@ public struct SproutRestore: Sendable {
         }
         try checkDirectoryTarget(dataDirectory)
         var target: PostgresTarget?
-        if case .postgres(let url, let schema) = database {
+        if case .postgres(_, let schema, _) = database, let url = database.sessionURL {
             target = try await PostgresTarget.inspect(url: url, schema: schema, archiveSchema: manifest.database.schema ?? "public", logger: logger)
             if target!.tableCount > 0, !force {
                 throw BackupError.targetNotEmpty("the PostgreSQL schema \(target!.schema) (\(target!.tableCount) tables)")
@@ -183,7 +183,7 @@ public struct SproutRestore: Sendable {
             try await SproutBackup.onThread { try Self.stageImages(of: backup, into: staging) }
             let stagedDatabase = staging.appendingPathComponent(isPostgres ? "sprout.pgdump" : "sprout.sqlite")
             try await SproutBackup.onThread { try backup.extract(manifest.database.file, to: stagedDatabase.path) }
-            if let target, case .postgres(let url, _) = database {
+            if let target, let url = database.sessionURL {
                 try await restorePostgres(dump: stagedDatabase.path, into: target, url: url, staging: staging, manifest: manifest)
             } else {
                 let copy = try await SproutBackup.onThread { try SproutBackup.inspectSQLite(stagedDatabase.path) }

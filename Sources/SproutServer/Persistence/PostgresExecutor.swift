@@ -7,15 +7,17 @@ import PostgresNIO
 /// (autocommit): one round trip, no BEGIN/COMMIT. Statements marked `prepared()` run on other pools (one per event
 /// loop, `PostgresLoopPools`) whose sessions keep one generic plan per prepared statement
 /// (`plan_cache_mode = force_generic_plan`): PostgreSQL would otherwise plan them anew on every call, as it does
-/// every other statement (whose plans may depend on the values: a search pattern, say).
+/// every other statement (whose plans may depend on the values: a search pattern, say). Through a transaction
+/// pooler there are no such pools (`preparedPools` nil): a named statement lives in one server session, which
+/// the next transaction may not get, so those statements run as all others do.
 struct PostgresExecutor: SQLExecutor {
     let client: PostgresClient
-    let preparedPools: PostgresLoopPools
+    let preparedPools: PostgresLoopPools?
     let slowReads: ConcurrencyLimit
     let statistics: PlannerStatistics
     var dialect: SQLDialect { .postgres }
 
-    init(client: PostgresClient, preparedPools: PostgresLoopPools, slowReads: ConcurrencyLimit, logger: Logger) {
+    init(client: PostgresClient, preparedPools: PostgresLoopPools?, slowReads: ConcurrencyLimit, logger: Logger) {
         self.client = client
         self.preparedPools = preparedPools
         self.slowReads = slowReads
@@ -78,13 +80,13 @@ struct PostgresExecutor: SQLExecutor {
     /// after the caller starts reading it, so a statement that failed while executing before that (a division by
     /// zero, a unique violation) kept its connection leased for good; a pool of one then hung on the next call.
     private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
-        if statement.isPrepared { return try await fetchPrepared(statement) }
+        if statement.isPrepared, let preparedPools { return try await fetchPrepared(statement, on: preparedPools) }
         return try await client.withConnection { connection in
             try await Self.rows(try await connection.query(Self.query(statement), logger: Self.silent), on: connection.eventLoop)
         }
     }
 
-    private func fetchPrepared<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
+    private func fetchPrepared<Row: SQLRowDecodable>(_ statement: SQLStatement, on preparedPools: PostgresLoopPools) async throws -> [Row] {
         let prepared = PostgresPreparedSQL(statement)
         return try await PostgresPreparedSQL.$current.withValue(prepared.text) {
             try await preparedPools.current.withConnection { connection in
@@ -158,8 +160,9 @@ extension PostgresClient.Configuration {
     /// `postgres://user:password@host:port/database?sslmode=…`, read as libpq reads it: `sslmode=disable` turns TLS
     /// off, `require` insists on it, anything else (or nothing) uses it when the server offers it.
     /// `keepsGenericPlans`: the sessions plan a prepared statement once and reuse that plan for any values.
+    /// A nil `schema` and `statementTimeout` send no setting at connect (a transaction pooler refuses them).
     static func sprout(
-        url: String, schema: String?, maximumConnections: Int, statementTimeout: Duration, keepsGenericPlans: Bool = false
+        url: String, schema: String?, maximumConnections: Int, statementTimeout: Duration?, keepsGenericPlans: Bool = false
     ) throws -> Self {
         guard let components = URLComponents(string: url),
               components.scheme == "postgres" || components.scheme == "postgresql",
@@ -182,10 +185,11 @@ extension PostgresClient.Configuration {
             tls: tls
         )
         configuration.options.maximumConnections = maximumConnections
-        var parameters: [(String, String)] = [
+        var parameters: [(String, String)] = []
+        if let statementTimeout {
             // A runaway statement is stopped by the server, so it cannot hold a pooled connection for long.
-            ("statement_timeout", String(statementTimeout.components.seconds * 1000)),
-        ]
+            parameters.append(("statement_timeout", String(statementTimeout.components.seconds * 1000)))
+        }
         if let schema { parameters.append(("search_path", schema)) }
         if keepsGenericPlans { parameters.append(("plan_cache_mode", "force_generic_plan")) }
         configuration.options.additionalStartupParameters = parameters

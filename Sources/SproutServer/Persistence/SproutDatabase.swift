@@ -22,13 +22,14 @@ public final class SproutDatabase: Service, Sendable {
         /// GRDB's pool for writes, slow reads and migrations; each thread's own connection for plain reads; the
         /// writer's checkpoints.
         case sqlite(DatabasePool, SQLiteThreadReaders, SQLiteCheckpointer)
-        /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`).
-        /// `listening`: one connection of its own, for the event hub's `LISTEN` (`PostgresEventListener`).
-        case postgres(PostgresClient, prepared: PostgresLoopPools, listening: PostgresClient)
+        /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`; none
+        /// through a transaction pooler). `listening`: one connection of its own, for the event hub's `LISTEN`
+        /// (`PostgresEventListener`), to PostgreSQL itself.
+        case postgres(PostgresClient, prepared: PostgresLoopPools?, listening: PostgresClient)
 
         var postgresClients: [PostgresClient] {
             guard case .postgres(let client, let prepared, let listening) = self else { return [] }
-            return [client, listening] + prepared.clients
+            return [client, listening] + (prepared?.clients ?? [])
         }
     }
 
@@ -61,26 +62,31 @@ public final class SproutDatabase: Service, Sendable {
             executor = SQLiteExecutor(
                 pool: pool, threadReaders: threadReaders, slowReads: ConcurrencyLimit(Self.sqliteReaders, onWait: slowReadWaits), metrics: measured
             )
-        case .postgres(let url, let schema):
+        case .postgres(let url, let schema, let pooler):
+            // Through a transaction pooler a connection is no session: no settings at connect (PgBouncer refuses
+            // them; the role's defaults stand in) and no named prepared statements.
             let configuration = try PostgresClient.Configuration.sprout(
                 url: url,
-                schema: schema,
+                schema: pooler == nil ? schema : nil,
                 maximumConnections: Self.postgresConnections,
-                statementTimeout: Self.postgresStatementTimeout
+                statementTimeout: pooler == nil ? Self.postgresStatementTimeout : nil
             )
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
-            let preparedConfiguration = try PostgresClient.Configuration.sprout(
-                url: url,
-                schema: schema,
-                maximumConnections: max(2, Self.postgresPreparedConnections / loops.count),
-                statementTimeout: Self.postgresStatementTimeout,
-                keepsGenericPlans: true
-            )
-            let prepared = PostgresLoopPools(configuration: preparedConfiguration, loops: loops, logger: logger)
+            var prepared: PostgresLoopPools?
+            if pooler == nil {
+                let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+                let preparedConfiguration = try PostgresClient.Configuration.sprout(
+                    url: url,
+                    schema: schema,
+                    maximumConnections: max(2, Self.postgresPreparedConnections / loops.count),
+                    statementTimeout: Self.postgresStatementTimeout,
+                    keepsGenericPlans: true
+                )
+                prepared = PostgresLoopPools(configuration: preparedConfiguration, loops: loops, logger: logger)
+            }
             let listening = PostgresClient(
                 configuration: try PostgresClient.Configuration.sprout(
-                    url: url, schema: schema, maximumConnections: 1, statementTimeout: Self.postgresStatementTimeout
+                    url: pooler?.directURL ?? url, schema: schema, maximumConnections: 1, statementTimeout: Self.postgresStatementTimeout
                 ),
                 backgroundLogger: logger
             )
@@ -124,35 +130,93 @@ public final class SproutDatabase: Service, Sendable {
                 }
             }
         case .postgres(let client, _, _):
-            try await client.withTransaction(logger: logger) { connection in
-                // Each statement's rows are drained, so an error is thrown by the statement that caused it
-                // (an undrained one surfaces later as "current transaction is aborted").
-                func run(_ query: PostgresQuery) async throws {
-                    for try await _ in try await connection.query(query, logger: PostgresExecutor.silent) {}
-                }
-                // Waiting for another process's migrations (or, in the tests, dozens of schemas migrating at
-                // once) is not a runaway statement: the pool's statement_timeout does not apply here.
-                try await run("SET LOCAL statement_timeout = 0")
-                try await run("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
-                try await run(PostgresQuery(unsafeSQL: SQLMigrationTable.create))
-                var applied: Set<String> = []
-                for try await name in try await connection.query(PostgresQuery(unsafeSQL: SQLMigrationTable.applied), logger: PostgresExecutor.silent).decode(String.self) {
-                    applied.insert(name)
-                }
-                for migration in migrations where !applied.contains(migration.name) {
-                    for sql in migration.postgres {
-                        try await run(PostgresQuery(unsafeSQL: sql))
-                    }
-                    let record = SQLMigrationTable.record(migration.name, at: now)
-                    try await run(PostgresExecutor.query(record))
-                }
+            guard case .postgres(_, let schema, let pooler?) = settings else {
+                _ = try await Self.migratePostgres(migrations, at: now, on: client, logger: logger)
+                try await warnOfCLocale()
+                return
             }
-            // pg_trgm takes letters from the database's ctype: under plain C it sees Hangul as punctuation, so
-            // Korean searches stay right but scan the whole index.
-            let ctype = try await executor.readFirst("SELECT current_setting('lc_ctype')", as: SQLTextValue.self)?.value
-            if let ctype, ["C", "POSIX"].contains(ctype) {
-                logger.warning("PostgreSQL database has lc_ctype \(ctype): searches in Korean cannot use the trigram index; create the database with a UTF-8 locale such as C.UTF-8")
+            // Through a pooler, migrations run on PostgreSQL itself (a session of their own), and the pooled
+            // connections must then see the same schema.
+            let direct = PostgresClient(
+                configuration: try .sprout(url: pooler.directURL, schema: schema, maximumConnections: 1, statementTimeout: Self.postgresStatementTimeout),
+                backgroundLogger: logger
+            )
+            let migratedSchema = try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask { await direct.run(); return nil }
+                defer { group.cancelAll() }
+                return try await Self.migratePostgres(migrations, at: now, on: direct, logger: logger)
             }
+            try await checkPooledSessions(expectingSchema: migratedSchema)
+            try await warnOfCLocale()
+        }
+    }
+
+    /// Applies the migrations not yet applied, in one transaction under Sprout's advisory lock; returns the
+    /// schema they went to.
+    private static func migratePostgres(_ migrations: [SQLMigration], at now: String, on client: PostgresClient, logger: Logger) async throws -> String {
+        try await client.withTransaction(logger: logger) { connection in
+            // Each statement's rows are drained, so an error is thrown by the statement that caused it
+            // (an undrained one surfaces later as "current transaction is aborted").
+            func run(_ query: PostgresQuery) async throws {
+                for try await _ in try await connection.query(query, logger: PostgresExecutor.silent) {}
+            }
+            // Waiting for another process's migrations (or, in the tests, dozens of schemas migrating at
+            // once) is not a runaway statement: the pool's statement_timeout does not apply here.
+            try await run("SET LOCAL statement_timeout = 0")
+            try await run("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
+            try await run(PostgresQuery(unsafeSQL: SQLMigrationTable.create))
+            var applied: Set<String> = []
+            for try await name in try await connection.query(PostgresQuery(unsafeSQL: SQLMigrationTable.applied), logger: PostgresExecutor.silent).decode(String.self) {
+                applied.insert(name)
+            }
+            for migration in migrations where !applied.contains(migration.name) {
+                for sql in migration.postgres {
+                    try await run(PostgresQuery(unsafeSQL: sql))
+                }
+                let record = SQLMigrationTable.record(migration.name, at: now)
+                try await run(PostgresExecutor.query(record))
+            }
+            for try await schema in try await connection.query("SELECT current_schema()::text", logger: PostgresExecutor.silent).decode(String.self) {
+                return schema
+            }
+            return "public"
+        }
+    }
+
+    /// Through a transaction pooler, Sprout sends no settings when it connects, so the role's defaults must give
+    /// the pooled connections the schema the migrations went to (else every query would miss its tables) and a
+    /// statement timeout (else a runaway query holds a server connection that every node shares).
+    private func checkPooledSessions(expectingSchema schema: String) async throws {
+        let row = try await executor.readFirst(
+            "SELECT current_schema()::text AS value, current_setting('statement_timeout') AS timeout", as: PooledSession.self
+        )
+        guard let row, row.schema == schema else {
+            throw ConfigurationError(
+                "through the pooler (DATABASE_URL) the schema is \(row?.schema ?? "none") but PostgreSQL itself (DATABASE_DIRECT_URL) has \(schema); "
+                    + "give the role the schema as its default: ALTER ROLE <role> SET search_path = \(schema)"
+            )
+        }
+        if row.statementTimeout == "0" {
+            logger.warning("no statement_timeout through the pooler: a runaway query could hold a shared server connection; set one for the role: ALTER ROLE <role> SET statement_timeout = '10s'")
+        }
+    }
+
+    private struct PooledSession: SQLRowDecodable {
+        let schema: String?
+        let statementTimeout: String
+
+        init(row: some SQLRow) throws {
+            schema = row.isNull(0) ? nil : try row.string(0)
+            statementTimeout = try row.string(1)
+        }
+    }
+
+    private func warnOfCLocale() async throws {
+        // pg_trgm takes letters from the database's ctype: under plain C it sees Hangul as punctuation, so
+        // Korean searches stay right but scan the whole index.
+        let ctype = try await executor.readFirst("SELECT current_setting('lc_ctype')", as: SQLTextValue.self)?.value
+        if let ctype, ["C", "POSIX"].contains(ctype) {
+            logger.warning("PostgreSQL database has lc_ctype \(ctype): searches in Korean cannot use the trigram index; create the database with a UTF-8 locale such as C.UTF-8")
         }
     }
 

@@ -47,9 +47,16 @@ import Testing
     @Test func suiteRunsOnTheDatabaseItWasAskedFor() async throws {
         try await withTestApp { _, database in
             switch database.settings {
-            case .postgres(let url, let schema):
-                #expect(url == TestDatabasePlace.postgresURL)
+            case .postgres(let url, let schema, let pooler):
                 #expect(schema != nil)
+                if let poolerURL = TestDatabasePlace.poolerURL {
+                    // Through the pooler, as its own role (PooledTestRole); PostgreSQL itself for sessions.
+                    #expect(URLComponents(string: url)?.port == URLComponents(string: poolerURL)?.port)
+                    #expect(URLComponents(string: pooler?.directURL ?? "")?.port == URLComponents(string: TestDatabasePlace.postgresURL ?? "")?.port)
+                } else {
+                    #expect(url == TestDatabasePlace.postgresURL)
+                    #expect(pooler == nil)
+                }
             case .sqlite:
                 #expect(TestDatabasePlace.postgresURL == nil)
             }

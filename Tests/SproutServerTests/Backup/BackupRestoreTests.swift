@@ -407,7 +407,7 @@ enum BackupTestPlaces {
     static func withRestoreTarget(like source: DatabaseSettings, _ body: (DatabaseSettings, String) async throws -> Void) async throws {
         let directory = Self.directory("restored")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        guard case .postgres(let url, _) = source else {
+        guard case .postgres = source, let url = TestDatabasePlace.postgresURL else {
             try await body(.sqlite(path: directory + "/sprout.sqlite"), directory)
             return
         }

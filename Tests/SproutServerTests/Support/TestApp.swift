@@ -77,13 +77,20 @@ struct TestDatabasePlace: Sendable {
         ProcessInfo.processInfo.environment["SPROUT_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// `SPROUT_TEST_POOLER_URL`: a transaction-mode pooler (PgBouncer) in front of `postgresURL`'s server, which
+    /// the tests' applications then reach the database through.
+    static var poolerURL: String? {
+        ProcessInfo.processInfo.environment["SPROUT_TEST_POOLER_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     static func make(logger: Logger) async throws -> TestDatabasePlace {
         if let url = postgresURL {
             let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let pooled = try PooledTestRole(schema: schema, directURL: url, poolerURL: poolerURL)
             try await withAdminConnection(url: url, logger: logger) { executor in
-                try await executor.writeAll([SQLStatement("CREATE SCHEMA \(raw: schema)")])
+                try await executor.writeAll((pooled?.creation ?? []) + [SQLStatement("CREATE SCHEMA \(raw: schema)")])
             }
-            return TestDatabasePlace(settings: .postgres(url: url, schema: schema), directory: nil)
+            return TestDatabasePlace(settings: pooled?.settings ?? .postgres(url: url, schema: schema), directory: nil)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sprout-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -94,9 +101,12 @@ struct TestDatabasePlace: Sendable {
         switch settings {
         case .sqlite:
             if let directory { try? FileManager.default.removeItem(at: directory) }
-        case .postgres(let url, let schema?):
+        case .postgres(_, let schema?, let pooler):
+            guard let url = Self.postgresURL else { return }
             try? await Self.withAdminConnection(url: url, logger: logger) { executor in
                 try await executor.writeAll([SQLStatement("DROP SCHEMA IF EXISTS \(raw: schema) CASCADE")])
+                // The role outlives its sessions' last use in the pooler, which closes them when idle.
+                if pooler != nil { try await executor.writeAll([SQLStatement("DROP ROLE IF EXISTS \(raw: schema)")]) }
             }
         case .postgres:
             break
@@ -179,3 +189,33 @@ extension SproutDatabase {
     }
 }
 
+
+/// Through a transaction pooler a test's application cannot set its schema when it connects (PgBouncer refuses
+/// session settings), so each test gets a role of its own, named like its schema, whose defaults give the schema
+/// and the statement timeout, as an operator would set them (docs/scaling.md).
+struct PooledTestRole {
+    let settings: DatabaseSettings
+    let creation: [SQLStatement]
+
+    /// Nil without a pooler. `role` is the schema's name unless given.
+    init?(schema: String, role: String? = nil, directURL: String, poolerURL: String?) throws {
+        guard let poolerURL else { return nil }
+        let role = role ?? schema
+        func asRole(_ url: String) throws -> String {
+            guard var components = URLComponents(string: url) else { throw TestFailure("not a URL: \(url)") }
+            components.user = role
+            components.password = nil
+            guard let string = components.string else { throw TestFailure("not a URL: \(url)") }
+            return string
+        }
+        settings = .postgres(
+            url: try asRole(poolerURL), schema: schema, pooler: TransactionPooler(directURL: try asRole(directURL))
+        )
+        // A superuser, like the tests' own role: what it may do is not what these tests are about.
+        creation = [
+            SQLStatement("CREATE ROLE \(raw: role) LOGIN SUPERUSER"),
+            SQLStatement("ALTER ROLE \(raw: role) SET search_path = \(raw: schema)"),
+            SQLStatement("ALTER ROLE \(raw: role) SET statement_timeout = '10s'"),
+        ]
+    }
+}

@@ -9,7 +9,7 @@ import Foundation
 public struct SproutConfiguration: Sendable {
     /// `HOST`, `PORT`, `PUBLIC_URL`, `MAX_BODY_SIZE`, `LOG_LEVEL`, `IDLE_TIMEOUT`, `REQUEST_TIMEOUT`, `TRUSTED_PROXIES`.
     public var server: ServerSettings
-    /// `DATA_DIR`, `DATABASE_URL`, `SECRETS_KEY`.
+    /// `DATA_DIR`, `DATABASE_URL`, `DATABASE_POOLER`, `DATABASE_DIRECT_URL`, `SECRETS_KEY`.
     public var data: DataSettings
     /// `JWT_SECRET`, `SIGNUPS_PER_ADDRESS_PER_HOUR`, `EMAIL_VISIBILITY`.
     public var accounts: AccountSettings

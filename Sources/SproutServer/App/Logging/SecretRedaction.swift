@@ -41,7 +41,8 @@ public enum SecretRedaction {
         do {
             return try await body()
         } catch {
-            throw RedactedError(description: redact(String(describing: error), databaseURL: configuration.data.databaseURL))
+            let message = redact(String(describing: error), databaseURL: configuration.data.databaseURL)
+            throw RedactedError(description: redact(message, databaseURL: configuration.data.databaseDirectURL))
         }
     }
 }
