@@ -4,7 +4,8 @@ import Logging
 
 /// Turns every error into a response: errors that know their own shape render themselves, Hummingbird's
 /// `HTTPError`s (unknown routes, bad methods) become `{"message"}`, and anything unexpected is logged with the
-/// request id and answered with a bare 500, never with internals. A client that hangs up mid-request is no
+/// request id and answered with a bare 500, never with internals. A full disk or a database that is away is no
+/// bug: 503 with `Retry-After` and a message that says which (`UnavailableStorage`). A client that hangs up mid-request is no
 /// server error: it is logged at info and counted as 499.
 ///
 /// With `pages`, a browser asking for a web page (GET or HEAD of an address that is not an API's, see
@@ -26,6 +27,17 @@ struct ErrorRenderingMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.info("client went away before its request arrived", metadata: ["reason": "\(error.underlying)"])
             // Never delivered; it gives the access log nginx's code for a request the client abandoned.
             return Response(status: .clientClosedRequest)
+        } catch let error where UnavailableStorage(error) != nil {
+            let unavailable = UnavailableStorage(error)!
+            context.logger.warning("storage unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            var response: Response
+            if let page = await htmlPage(.serviceUnavailable, for: request) {
+                response = page
+            } else {
+                response = try Response.json(MessageBody(message: unavailable.message), status: .serviceUnavailable)
+            }
+            response.headers[.retryAfter] = String(unavailable.retryAfter)
+            return response
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             if let page = await htmlPage(.internalServerError, for: request) { return page }

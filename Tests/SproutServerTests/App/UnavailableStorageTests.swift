@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Testing
+@testable import SproutServer
+
+/// A full disk or a database that is away is answered 503 with `Retry-After`, not 500: the client and the load
+/// balancer try again, and reads go on.
+struct UnavailableStorageTests {
+    @Test func outOfSpaceErrorsFromEachLayerMeanTheDiskIsFull() {
+        #expect(UnavailableStorage(DatabaseError(resultCode: .SQLITE_FULL)) == .diskFull)
+        #expect(UnavailableStorage(PosixFile.Failure(operation: "write", path: "/data/x.part", code: ENOSPC)) == .diskFull)
+        #expect(UnavailableStorage(PosixFile.Failure(operation: "write", path: "/data/x.part", code: EDQUOT)) == .diskFull)
+        #expect(UnavailableStorage(CocoaError(.fileWriteOutOfSpace)) == .diskFull)
+        let posix = NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))
+        #expect(UnavailableStorage(NSError(domain: NSCocoaErrorDomain, code: 512, userInfo: [NSUnderlyingErrorKey: posix])) == .diskFull)
+    }
+
+    @Test func otherErrorsAreNotUnavailability() {
+        #expect(UnavailableStorage(DatabaseError(resultCode: .SQLITE_CONSTRAINT)) == nil)
+        #expect(UnavailableStorage(PosixFile.Failure(operation: "write", path: "/data/x.part", code: EACCES)) == nil)
+        #expect(UnavailableStorage(CocoaError(.fileNoSuchFile)) == nil)
+        #expect(UnavailableStorage(TestFailure("anything else")) == nil)
+    }
+
+    /// SQLite's page limit stands in for a full disk: the writer gets SQLITE_FULL, as on a full file system.
+    @Test func writesOnAFullSQLiteDatabaseGet503WithRetryAfterAndReadsGoOn() async throws {
+        guard TestDatabasePlace.postgresURL == nil else { return }  // SQLite's own limit
+        try await withTestApp { client, database in
+            let kept = try await client.createTodo("written before the disk filled")
+            let pages = try #require(try await database.executor.readFirst("PRAGMA page_count", as: SQLInt.self)?.value)
+            _ = try await database.executor.write(SQLStatement("PRAGMA max_page_count = \(raw: String(pages))"), as: SQLInt.self)
+            let long = String(repeating: "가", count: 240)
+            var refused: (status: HTTPResponse.Status, headers: HTTPFields, json: JSON?)?
+            for index in 0..<2_000 {
+                let response = try await client.sendJSON(.post, "/api/v2/todos-json", #"{"title": "\#(long) \#(index)", "is_done": false}"#)
+                if response.status != .ok { refused = response; break }
+            }
+            let answer = try #require(refused, "the page limit never refused a write")
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.headers[.retryAfter] == "60")
+            #expect(answer.json?["message"]?.string?.contains("disk is full") == true)
+            #expect(try await client.send(.get, "/api/v2/todos/\(kept)").status == .ok, "reads go on")
+
+            _ = try await database.executor.write(SQLStatement("PRAGMA max_page_count = 1073741823"), as: SQLInt.self)
+            #expect(try await client.createTodo("written once there was room again") > kept)
+        }
+    }
+}
