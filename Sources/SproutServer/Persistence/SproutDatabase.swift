@@ -4,6 +4,7 @@ import Logging
 import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 import SproutWire
 
 /// Owns the database connections: a GRDB `DatabasePool` for SQLite, or a `PostgresClient` (its pool). It is one of
@@ -17,6 +18,8 @@ public final class SproutDatabase: Service, Sendable {
     private let connections: Connections
     /// The process's event hub: the streams of `GET /api/events` subscribe here.
     let events: EventHub
+    /// The `SELECT 1` of `ping` still awaiting its answer, if any.
+    private let pingProbe = Mutex<Task<Bool, Never>?>(nil)
 
     private enum Connections: Sendable {
         /// GRDB's pool for writes, slow reads and migrations; each thread's own connection for plain reads; the
@@ -258,14 +261,55 @@ public final class SproutDatabase: Service, Sendable {
         }
     }
 
-    /// Answers whether the database answers a query, for `/health`: a cached `SELECT 1` on a reader connection
-    /// (SQLite) or a pooled connection (PostgreSQL), so a probe measures what requests would meet.
-    public func ping() async -> Bool {
-        do {
-            return try await executor.readFirst("SELECT 1", as: SQLInt.self)?.value == 1
-        } catch {
-            logger.warning("database ping failed", metadata: ["error": "\(String(reflecting: error))"])
-            return false
+    /// Answers whether the database answers a query within `limit`, for `/ready`: a `SELECT 1` on a reader
+    /// connection (SQLite) or a pooled connection (PostgreSQL), so a probe measures what requests would meet.
+    /// A load balancer needs its answer in time (Kubernetes waits 1 s by default): while PostgreSQL stopped, a `SELECT 1` waited in PgBouncer's queue
+    /// and `/ready` hung for seconds instead of saying 503 (scripts/chaos, fault b). A query cannot be called
+    /// back once sent, so an unanswered one is left to finish, and later probes wait on that same one (at most one
+    /// is ever outstanding) instead of queueing more behind it.
+    public func ping(within limit: Duration = .seconds(1)) async -> Bool {
+        let probe = pingProbe.withLock { current -> Task<Bool, Never> in
+            if let current { return current }
+            let task = Task<Bool, Never> { [self] in
+                defer { pingProbe.withLock { $0 = nil } }
+                do {
+                    return try await executor.readFirst("SELECT 1", as: SQLInt.self)?.value == 1
+                } catch {
+                    logger.warning("database ping failed", metadata: ["error": "\(String(reflecting: error))"])
+                    return false
+                }
+            }
+            current = task
+            return task
+        }
+        return await Self.first(of: probe, orFalseAfter: limit)
+    }
+
+    /// The probe's answer, or false once `limit` has passed without one (the probe goes on).
+    private static func first(of probe: Task<Bool, Never>, orFalseAfter limit: Duration) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let answer = AnswerOnce(continuation)
+            Task { answer(await probe.value) }
+            Task {
+                try? await Task.sleep(for: limit)
+                answer(false)
+            }
+        }
+    }
+
+    /// Resumes a continuation with the first value it is given, and ignores the rest.
+    private final class AnswerOnce: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+
+        init(_ continuation: CheckedContinuation<Bool, Never>) {
+            self.continuation = Mutex(continuation)
+        }
+
+        func callAsFunction(_ value: Bool) {
+            continuation.withLock { waiting in
+                defer { waiting = nil }
+                return waiting
+            }?.resume(returning: value)
         }
     }
 

@@ -47,3 +47,28 @@ struct UnavailableStorageTests {
         }
     }
 }
+
+/// `/ready` answers in time even when the database does not: a load balancer waits for nobody.
+struct ReadinessProbeTests {
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "a pool every connection of which is busy"))
+    func aPingThatGetsNoAnswerInTimeSaysUnreachableAndTheNextOneSaysReachable() async throws {
+        try await withTestApp { _, database in
+            // Every pooled connection busy for 3 s: a SELECT 1 waits for one, as it waited in PgBouncer's queue
+            // while PostgreSQL was stopping.
+            let busy = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<SproutDatabase.postgresConnections {
+                        group.addTask { _ = try await database.executor.read(SQLStatement("SELECT pg_sleep(3)"), as: SQLTextValue.self) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let asked = ContinuousClock.now
+            #expect(await database.ping(within: .milliseconds(300)) == false)
+            #expect(asked.duration(to: .now) < .seconds(2), "the probe waited for the database")
+            try await busy.value
+            #expect(await database.ping(within: .seconds(10)))
+        }
+    }
+}
