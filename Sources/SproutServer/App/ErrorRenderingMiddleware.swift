@@ -27,18 +27,14 @@ struct ErrorRenderingMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.info("client went away before its request arrived", metadata: ["reason": "\(error.underlying)"])
             // Never delivered; it gives the access log nginx's code for a request the client abandoned.
             return Response(status: .clientClosedRequest)
-        } catch let error where UnavailableStorage(error) != nil {
-            let unavailable = UnavailableStorage(error)!
-            context.logger.warning("storage unavailable", metadata: ["error": "\(String(reflecting: error))"])
-            var response: Response
-            if let page = await htmlPage(.serviceUnavailable, for: request) {
-                response = page
-            } else {
-                response = try Response.json(MessageBody(message: unavailable.message), status: .serviceUnavailable)
-            }
-            response.headers[.retryAfter] = String(unavailable.retryAfter)
-            return response
         } catch {
+            if let unavailable = UnavailableStorage(error) {
+                context.logger.warning("storage unavailable", metadata: ["error": "\(String(reflecting: error))"])
+                var response = try await htmlPage(.serviceUnavailable, for: request)
+                    ?? Response.json(MessageBody(message: unavailable.message), status: .serviceUnavailable)
+                response.headers[.retryAfter] = String(unavailable.retryAfter)
+                return response
+            }
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             if let page = await htmlPage(.internalServerError, for: request) { return page }
             return try Response.json(MessageBody(message: "Server Error"), status: .internalServerError)

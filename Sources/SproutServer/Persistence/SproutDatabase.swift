@@ -289,10 +289,13 @@ public final class SproutDatabase: Service, Sendable {
     private static func first(of probe: Task<Bool, Never>, orFalseAfter limit: Duration) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let answer = AnswerOnce(continuation)
-            Task { answer(await probe.value) }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: limit)
                 answer(false)
+            }
+            Task {
+                answer(await probe.value)
+                timer.cancel()  // a thousand probes answered at once leave no thousand sleepers behind
             }
         }
     }
