@@ -166,6 +166,11 @@ public final class SproutDatabase: Service, Sendable {
             // Waiting for another process's migrations (or, in the tests, dozens of schemas migrating at
             // once) is not a runaway statement: the pool's statement_timeout does not apply here.
             try await run("SET LOCAL statement_timeout = 0")
+            // A client that stops talking mid-migration (a process frozen or starved) must not hold the lock
+            // for good: the server ends such a session, which rolls the migration back and frees the lock.
+            try await run("SET LOCAL idle_in_transaction_session_timeout = '2min'")
+            // One lock for the whole database, not one per schema: pg_trgm, which the migrations create, is the
+            // database's, and the suite's hundreds of test schemas migrating at once would overload PostgreSQL.
             try await run("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
             try await run(PostgresQuery(unsafeSQL: SQLMigrationTable.create))
             var applied: Set<String> = []

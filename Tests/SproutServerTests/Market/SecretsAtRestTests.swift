@@ -83,7 +83,7 @@ import Testing
             }
             let app = try database.secondProcess { $0.data.secretsKey = "another key of at least thirty-two bytes" }
             await #expect(throws: (any Error).self) {
-                try await app.test(.router) { _ in }
+                try await app.test(.router) { _ in try app.throwIfStartFailed() }
             }
         }
     }

@@ -88,7 +88,7 @@ extension SproutDatabase {
 
 extension SproutDatabase {
     /// Another application on the same database with its own connections, as a second `sprout serve` would be.
-    func secondProcess(configure: (inout SproutConfiguration) -> Void = { _ in }) throws -> some ApplicationProtocol {
+    func secondProcess(configure: (inout SproutConfiguration) -> Void = { _ in }) throws -> StartCheckedApplication<some ApplicationProtocol> {
         let logger = testLogger()
         let database = try SproutDatabase(settings: settings, migrations: SproutMigrations.all, logger: logger)
         var configuration = SproutConfiguration(server: ServerSettings(hostname: "127.0.0.1", port: 0))
@@ -98,6 +98,7 @@ extension SproutDatabase {
         configuration.market.uploadsPerHour = 0
         configuration.data.secretsKey = SecretSealer.testKey
         configure(&configuration)
-        return buildApplication(configuration, database: database, logger: logger)
+        // A start that fails (its migrations under load) fails the test's requests instead of hanging the test.
+        return StartCheckedApplication(buildApplication(configuration, database: database, logger: logger))
     }
 }

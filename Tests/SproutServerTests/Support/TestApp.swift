@@ -40,8 +40,13 @@ func withTestApp<Value: Sendable>(
     defer { try? FileManager.default.removeItem(at: dataDirectory) }
     do {
         let database = try SproutDatabase(settings: place.settings, migrations: SproutMigrations.all, logger: logger, metrics: metrics)
-        let app = buildApplication(configuration, database: database, logger: logger, clock: clock, readiness: readiness, metrics: metrics)
-        let value = try await app.test(testing) { client in try await body(client, database) }
+        let app = StartCheckedApplication(
+            buildApplication(configuration, database: database, logger: logger, clock: clock, readiness: readiness, metrics: metrics)
+        )
+        let value = try await app.test(testing) { client in
+            try app.throwIfStartFailed()
+            return try await body(client, database)
+        }
         await place.remove(logger: logger)
         return value
     } catch {
