@@ -102,12 +102,16 @@ start_postgres() {
 
     # The port is picked just before starting, so another process could grab it in between;
     # retry with a new port a few times in that case.
+    # The tests trade durability for speed; SPROUT_PG_DURABLE=1 (the benchmarks) keeps PostgreSQL's defaults:
+    # fsync, synchronous_commit and full_page_writes on, every commit flushed to disk before it is answered.
+    local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    [[ "${SPROUT_PG_DURABLE:-0}" == "1" ]] && durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
     local port="" attempt started=0
     for attempt in 1 2 3 4 5; do
         port=$(free_port) || { warn "could not find a free port"; return 1; }
         if _pg_as_owner "$PG_BIN/pg_ctl" -D "$SPROUT_PG_DIR/data" -l "$SPROUT_PG_DIR/postgres.log" \
                 -w -t 60 -s \
-                -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$SPROUT_PG_DIR -c max_connections=$max_conn -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+                -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$SPROUT_PG_DIR -c max_connections=$max_conn $durability" \
                 start >/dev/null; then
             started=1
             break

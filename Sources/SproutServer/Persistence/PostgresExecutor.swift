@@ -3,8 +3,9 @@ import Logging
 import NIOPosix
 import PostgresNIO
 
-/// `SQLExecutor` over postgres-nio's `PostgresClient` (its own connection pool). Each statement runs on its own
-/// (autocommit): one round trip, no BEGIN/COMMIT. Statements marked `prepared()` run on other pools (one per event
+/// `SQLExecutor` over postgres-nio's `PostgresClient` (its own connection pool). A read runs on its own
+/// (autocommit): one round trip, no BEGIN/COMMIT; a single-statement write too when it comes alone, else it shares
+/// a transaction with the writes beside it (`PostgresWriteBatcher`). Statements marked `prepared()` run on other pools (one per event
 /// loop, `PostgresLoopPools`) whose sessions keep one generic plan per prepared statement
 /// (`plan_cache_mode = force_generic_plan`): PostgreSQL would otherwise plan them anew on every call, as it does
 /// every other statement (whose plans may depend on the values: a search pattern, say). Through a transaction
@@ -15,10 +16,12 @@ struct PostgresExecutor: SQLExecutor {
     let preparedPools: PostgresLoopPools?
     let slowReads: ConcurrencyLimit
     let statistics: PlannerStatistics
+    let writes: PostgresWriteBatcher
     var dialect: SQLDialect { .postgres }
 
-    init(client: PostgresClient, preparedPools: PostgresLoopPools?, slowReads: ConcurrencyLimit, logger: Logger) {
+    init(client: PostgresClient, preparedPools: PostgresLoopPools?, metrics: DatabaseMetrics? = nil, slowReads: ConcurrencyLimit, logger: Logger) {
         self.client = client
+        writes = PostgresWriteBatcher(client: client, metrics: metrics)
         self.preparedPools = preparedPools
         self.slowReads = slowReads
         statistics = PlannerStatistics(logger: logger) { table in
@@ -40,8 +43,9 @@ struct PostgresExecutor: SQLExecutor {
         try await slowReads.run { try await fetch(statement) }
     }
 
+    /// Concurrent single-statement writes share transactions (`PostgresWriteBatcher`).
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
-        try await fetch(statement)
+        try await writes.write(statement, as: Row.self) { try await fetch(statement) }
     }
 
     func writeAll(_ statements: [SQLStatement]) async throws {
@@ -100,7 +104,7 @@ struct PostgresExecutor: SQLExecutor {
     /// of every row (`swift_task_switch` to the generic executor, ~6 per row): a PostgreSQL list page of 20 rows
     /// made 379 round trips per request, 255 this way; alternating the two on one database, list 4,236–4,373 →
     /// 4,508–4,570 req/s.
-    private static func rows<Row: SQLRowDecodable>(
+    static func rows<Row: SQLRowDecodable>(
         _ sequence: sending some AsyncSequence<PostgresRow, any Error>, on loop: any EventLoop
     ) async throws -> [Row] {
         try await readRows(sequence, isolation: EventLoopIsolation(loop))

@@ -95,7 +95,7 @@ public final class SproutDatabase: Service, Sendable {
             )
             connections = .postgres(client, prepared: prepared, listening: listening)
             executor = PostgresExecutor(
-                client: client, preparedPools: prepared,
+                client: client, preparedPools: prepared, metrics: measured,
                 slowReads: ConcurrencyLimit(Self.postgresConnections / 2, onWait: slowReadWaits), logger: logger
             )
         }

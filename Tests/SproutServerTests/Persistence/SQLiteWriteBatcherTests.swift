@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import SproutServer
 
-/// Writes committed together (SQLite's group commit; on PostgreSQL each is its own) stay independent: a failing one changes nothing of the others, and each caller
-/// gets its own rows back.
+/// Writes committed together (SQLite's group commit; PostgreSQL's, `PostgresWriteBatcher`) stay independent: a
+/// failing one changes nothing of the others, and each caller gets its own rows back.
 @Suite struct SQLiteWriteBatcherTests {
     @Test func concurrentWritesSucceedOrFailEachOnTheirOwn() async throws {
         try await withTestApp { _, database in

@@ -1,7 +1,7 @@
 import CoreMetrics
 
 /// Database time by kind of statement, waits for a connection or the writer, the SQLite writer's queue and
-/// batches, and PostgreSQL connection errors.
+/// batches, PostgreSQL's write batches, and PostgreSQL connection errors.
 struct DatabaseMetrics: Sendable {
     enum Kind: String, CaseIterable {
         /// A plain read; `slow_read`: a search, which may wait for one of a few connections; `write`: any write,
@@ -17,12 +17,14 @@ struct DatabaseMetrics: Sendable {
     }
 
     static let batchSizeName = "sprout_sqlite_writer_batch_size"
+    static let postgresBatchSizeName = "sprout_postgres_write_batch_size"
     static let batchSizeBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128]
 
     private let queries: [Kind: CoreMetrics.Timer]
     private let waits: [Pool: CoreMetrics.Timer]
     let writerQueueDepth: Meter
     let writerBatchSize: Recorder
+    let postgresBatchSize: Recorder
     let postgresConnectionErrors: CoreMetrics.Counter
 
     init(factory: any MetricsFactory) {
@@ -34,6 +36,7 @@ struct DatabaseMetrics: Sendable {
         })
         writerQueueDepth = Meter(label: "sprout_sqlite_writer_queue_depth", factory: factory)
         writerBatchSize = Recorder(label: Self.batchSizeName, factory: factory)
+        postgresBatchSize = Recorder(label: Self.postgresBatchSizeName, factory: factory)
         postgresConnectionErrors = CoreMetrics.Counter(label: "sprout_postgres_connection_errors_total", factory: factory)
     }
 

@@ -31,7 +31,10 @@ public final class SproutMetrics: Sendable {
         if let registry {
             var prometheus = PrometheusMetricsFactory(registry: registry)
             prometheus.defaultDurationHistogramBuckets = Self.durationBuckets
-            prometheus.valueHistogramBuckets = [DatabaseMetrics.batchSizeName: DatabaseMetrics.batchSizeBuckets]
+            prometheus.valueHistogramBuckets = [
+                DatabaseMetrics.batchSizeName: DatabaseMetrics.batchSizeBuckets,
+                DatabaseMetrics.postgresBatchSizeName: DatabaseMetrics.batchSizeBuckets,
+            ]
             factory = prometheus
         } else {
             factory = NOOPMetricsHandler.instance

@@ -1,0 +1,156 @@
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// Group commit for PostgreSQL: single-statement writes that arrive while a batch is committing share the next
+/// transaction, so many requests pay for one commit (one WAL flush with `synchronous_commit` on) instead of one
+/// each. Every caller hears of its write only after the transaction holding it committed.
+///
+/// A batch is all or nothing. If any statement of it fails (a unique violation, a lock it waited for too long,
+/// a statement timeout), the batch is rolled back and each of its statements runs again on its own, as it would
+/// have without batching, so every caller gets the outcome of its own statement and of nothing else. A failed
+/// COMMIT is the exception: whether it took effect is unknown, so its error goes to every caller, as a single
+/// statement's lost connection would (nothing is run twice).
+///
+/// A batch waits at most `lockTimeout` for any one lock before it gives up and runs its statements alone: two
+/// processes' batches may take rows in opposite orders (a topic's event counter, a list's counts row), and
+/// PostgreSQL would only notice that deadlock after its `deadlock_timeout` of a second.
+final class PostgresWriteBatcher: Sendable {
+    private struct Pending: Sendable {
+        /// Runs the statement on a connection and keeps its rows; throws the server's error.
+        let perform: @Sendable (PostgresConnection) async throws -> Void
+        /// Runs the statement alone (autocommit, as `PostgresExecutor` runs any statement) and keeps its outcome.
+        let performAlone: @Sendable () async -> Void
+        /// Resumes the caller with the kept outcome, or with the commit's error.
+        let deliver: @Sendable ((any Error)?) -> Void
+        let queuedAt: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var pending: [Pending] = []
+        var draining = false
+    }
+
+    /// Bounds one commit's latency when writes pour in.
+    static let maximumBatch = 64
+    static let lockTimeout = "200ms"
+
+    private let client: PostgresClient
+    private let state = NIOLockedValueBox(State())
+    private let metrics: DatabaseMetrics?
+
+    init(client: PostgresClient, metrics: DatabaseMetrics? = nil) {
+        self.client = client
+        self.metrics = metrics
+    }
+
+    /// `alone` runs `statement` in autocommit, as the executor runs any statement: for a batch of one, and again
+    /// for each statement of a batch that was rolled back.
+    func write<Row: SQLRowDecodable>(
+        _ statement: SQLStatement, as type: Row.Type, alone: @escaping @Sendable () async throws -> [Row]
+    ) async throws -> [Row] {
+        let outcome = NIOLockedValueBox<Result<[Row], any Error>?>(nil)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Row], any Error>) in
+            let pending = Pending(
+                perform: { connection in
+                    let rows: [Row] = try await PostgresExecutor.rows(
+                        try await connection.query(PostgresExecutor.query(statement), logger: PostgresExecutor.silent),
+                        on: connection.eventLoop
+                    )
+                    outcome.withLockedValue { $0 = .success(rows) }
+                },
+                performAlone: {
+                    let result: Result<[Row], any Error>
+                    do { result = .success(try await alone()) } catch { result = .failure(error) }
+                    outcome.withLockedValue { $0 = result }
+                },
+                deliver: { commitError in
+                    if let commitError {
+                        continuation.resume(throwing: commitError)
+                    } else if let result = outcome.withLockedValue({ $0 }) {
+                        continuation.resume(with: result)
+                    } else {
+                        continuation.resume(throwing: SQLRowError.missingReturnedRow)
+                    }
+                },
+                queuedAt: .now
+            )
+            let startsDraining = state.withLockedValue { state -> Bool in
+                state.pending.append(pending)
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            if startsDraining {
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    /// Commits what is pending, batch after batch, until nothing is left.
+    private func drain() async {
+        while true {
+            let batch = state.withLockedValue { state -> [Pending] in
+                let batch = Array(state.pending.prefix(Self.maximumBatch))
+                state.pending.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            metrics?.postgresBatchSize.record(batch.count)
+            if batch.count == 1 {
+                // Alone, a statement is its own transaction: BEGIN and COMMIT would only add two round trips.
+                await batch[0].performAlone()
+                batch[0].deliver(nil)
+                continue
+            }
+            switch await commit(batch) {
+            case .committed:
+                for item in batch { item.deliver(nil) }
+            case .commitFailed(let error):
+                for item in batch { item.deliver(error) }
+            case .rolledBack:
+                // Concurrent requests have no order among them: run alone, side by side, as without batching.
+                await withTaskGroup(of: Void.self) { group in
+                    for item in batch { group.addTask { await item.performAlone() } }
+                }
+                for item in batch { item.deliver(nil) }
+            }
+        }
+    }
+
+    private enum BatchOutcome {
+        case committed
+        case rolledBack
+        case commitFailed(any Error)
+    }
+
+    private func commit(_ batch: [Pending]) async -> BatchOutcome {
+        do {
+            return try await client.withConnection { connection in
+                do {
+                    try await Self.run("BEGIN", on: connection)
+                    try await Self.run("SET LOCAL lock_timeout = '\(Self.lockTimeout)'", on: connection)
+                    for item in batch { try await item.perform(connection) }
+                } catch {
+                    // The connection may be gone too; the statements then fail alone with the pool's error.
+                    try? await Self.run("ROLLBACK", on: connection)
+                    return .rolledBack
+                }
+                do {
+                    try await Self.run("COMMIT", on: connection)
+                    return .committed
+                } catch {
+                    return .commitFailed(error)
+                }
+            }
+        } catch {
+            // No connection to begin on: nothing ran.
+            return .rolledBack
+        }
+    }
+
+    private static func run(_ sql: String, on connection: PostgresConnection) async throws {
+        for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresExecutor.silent) {}
+    }
+}
