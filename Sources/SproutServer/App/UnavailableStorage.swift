@@ -44,6 +44,13 @@ enum UnavailableStorage: Equatable {
         case let error as PSQLError:
             guard let kind = Self.classify(error) else { return nil }
             self = kind
+        case let error as PostgresTransactionError:
+            // A transaction's statement, BEGIN or COMMIT failed as PostgreSQL went away (chaos fault b: a market
+            // upload, whose rows and files commit together, answered 500 for 57P01).
+            guard let kind = [error.beginError, error.closureError, error.commitError].lazy
+                .compactMap({ $0.flatMap(UnavailableStorage.init) }).first
+            else { return nil }
+            self = kind
         case is ConnectionPoolError:
             // The pool could not make a connection for a while (its circuit breaker).
             self = .databaseUnavailable

@@ -23,6 +23,20 @@ struct UnavailableStorageTests {
         #expect(UnavailableStorage(TestFailure("anything else")) == nil)
     }
 
+    /// A transaction whose connection the server ends (as a restart does: 57P01) means the database is away, not
+    /// a server error: postgres-nio wraps the statement's error in a `PostgresTransactionError`.
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func aTransactionCutOffByTheServerMeansTheDatabaseIsAway() async throws {
+        try await withTestApp { _, database in
+            do {
+                try await database.executor.writeAll([SQLStatement("SELECT pg_terminate_backend(pg_backend_pid())")])
+                Issue.record("the server should have ended the connection")
+            } catch {
+                #expect(UnavailableStorage(error) == .databaseUnavailable, "\(String(reflecting: error))")
+            }
+        }
+    }
+
     /// SQLite's page limit stands in for a full disk: the writer gets SQLITE_FULL, as on a full file system.
     @Test func writesOnAFullSQLiteDatabaseGet503WithRetryAfterAndReadsGoOn() async throws {
         guard TestDatabasePlace.postgresURL == nil else { return }  // SQLite's own limit
