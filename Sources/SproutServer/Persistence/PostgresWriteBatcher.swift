@@ -26,17 +26,12 @@ final class PostgresWriteBatcher: Sendable {
         let queuedAt: ContinuousClock.Instant
     }
 
-    private struct State {
-        var pending: [Pending] = []
-        var draining = false
-    }
-
     /// Bounds one commit's latency when writes pour in.
     static let maximumBatch = 64
     static let lockTimeout = "200ms"
 
     private let client: PostgresClient
-    private let state = NIOLockedValueBox(State())
+    private let queue = GroupCommitQueue<Pending>(maximumBatch: PostgresWriteBatcher.maximumBatch)
     private let metrics: DatabaseMetrics?
 
     init(client: PostgresClient, metrics: DatabaseMetrics? = nil) {
@@ -75,13 +70,7 @@ final class PostgresWriteBatcher: Sendable {
                 },
                 queuedAt: .now
             )
-            let startsDraining = state.withLockedValue { state -> Bool in
-                state.pending.append(pending)
-                guard !state.draining else { return false }
-                state.draining = true
-                return true
-            }
-            if startsDraining {
+            if queue.enqueue(pending) {
                 Task { await self.drain() }
             }
         }
@@ -90,12 +79,7 @@ final class PostgresWriteBatcher: Sendable {
     /// Commits what is pending, batch after batch, until nothing is left.
     private func drain() async {
         while true {
-            let batch = state.withLockedValue { state -> [Pending] in
-                let batch = Array(state.pending.prefix(Self.maximumBatch))
-                state.pending.removeFirst(batch.count)
-                if batch.isEmpty { state.draining = false }
-                return batch
-            }
+            let batch = queue.nextBatch()
             guard !batch.isEmpty else { return }
             metrics?.postgresBatchSize.record(batch.count)
             if batch.count == 1 {

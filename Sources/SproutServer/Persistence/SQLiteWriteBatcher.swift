@@ -17,16 +17,11 @@ final class SQLiteWriteBatcher: Sendable {
         let queuedAt: ContinuousClock.Instant
     }
 
-    private struct State {
-        var pending: [Pending] = []
-        var draining = false
-    }
-
     /// Keeps one commit's latency bounded when writes pour in.
     static let maximumBatch = 128
 
     private let pool: DatabasePool
-    private let state = NIOLockedValueBox(State())
+    private let queue = GroupCommitQueue<Pending>(maximumBatch: SQLiteWriteBatcher.maximumBatch)
     private let metrics: DatabaseMetrics?
 
     init(pool: DatabasePool, metrics: DatabaseMetrics? = nil) {
@@ -62,13 +57,7 @@ final class SQLiteWriteBatcher: Sendable {
                 queuedAt: ContinuousClock.now
             )
             metrics?.writerQueueDepth.increment()
-            let startsDraining = state.withLockedValue { state -> Bool in
-                state.pending.append(pending)
-                guard !state.draining else { return false }
-                state.draining = true
-                return true
-            }
-            if startsDraining {
+            if queue.enqueue(pending) {
                 Task { await self.drain() }
             }
         }
@@ -77,12 +66,7 @@ final class SQLiteWriteBatcher: Sendable {
     /// Commits what is pending, batch after batch, until nothing is left.
     private func drain() async {
         while true {
-            let batch = state.withLockedValue { state -> [Pending] in
-                let batch = Array(state.pending.prefix(Self.maximumBatch))
-                state.pending.removeFirst(batch.count)
-                if batch.isEmpty { state.draining = false }
-                return batch
-            }
+            let batch = queue.nextBatch()
             guard !batch.isEmpty else { return }
             if let metrics {
                 metrics.writerQueueDepth.decrement(by: Double(batch.count))
