@@ -23,7 +23,6 @@ final class PostgresWriteBatcher: Sendable {
         let performAlone: @Sendable () async -> Void
         /// Resumes the caller with the kept outcome, or with the commit's error.
         let deliver: @Sendable ((any Error)?) -> Void
-        let queuedAt: ContinuousClock.Instant
     }
 
     /// Bounds one commit's latency when writes pour in.
@@ -67,8 +66,7 @@ final class PostgresWriteBatcher: Sendable {
                     } else {
                         continuation.resume(throwing: SQLRowError.missingReturnedRow)
                     }
-                },
-                queuedAt: .now
+                }
             )
             if queue.enqueue(pending) {
                 Task { await self.drain() }
