@@ -16,6 +16,27 @@ enum PNGCodec {
         return (bigEndian(bytes, at: 16), bigEndian(bytes, at: 20))
     }
 
+    /// Chunks that describe only the pixels and how to show them: no text, dates, EXIF or unknown (animation) chunks.
+    private static let pixelChunks: Set<UInt32> = Set(
+        ["IHDR", "PLTE", "tRNS", "IDAT", "IEND", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT", "bKGD", "pHYs"].map { name in
+            name.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+    )
+
+    /// Whether the file is a signature and whole chunks of `pixelChunks` alone, ending with IEND and nothing after
+    /// it: such a file, once decoded without error, can serve as its own thumbnail.
+    static func holdsOnlyPixelChunks(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = bigEndian(bytes, at: offset)
+            let type = UInt32(bigEndian(bytes, at: offset + 4))
+            guard pixelChunks.contains(type), length <= bytes.count - offset - 12 else { return false }
+            offset += 12 + length
+            if type == 0x4945_4E44 { return offset == bytes.count }  // IEND
+        }
+        return false
+    }
+
     private static func bigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
     }

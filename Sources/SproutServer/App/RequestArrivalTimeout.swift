@@ -52,6 +52,11 @@ final class RequestArrivalTimeoutHandler: ChannelDuplexHandler, RemovableChannel
         context.write(data, promise: promise)
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        // Here rather than in a handler of its own: every connection gets this one, and it costs no hop per read.
+        ReceiveBufferLimit.apply(to: context.channel)
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil

@@ -98,10 +98,19 @@ struct MultipartStream<Chunks: AsyncSequence> where Chunks.Element == ByteBuffer
             throw Failure.partTooLarge(name: name, limit: limit)
         }
         guard end <= limit else { throw Failure.partTooLarge(name: name, limit: limit) }
-        let content = buffer.readSlice(length: end)!
+        let filename = disposition?["filename"], contentType = headers["content-type"]
+        var content = buffer.readSlice(length: end)!
         buffer.moveReaderIndex(forwardBy: delimiter.count)
-        // The part's own copy, so the (possibly large) buffer behind it is not kept alive by a small slice.
-        return Part(name: name, filename: disposition?["filename"], contentType: headers["content-type"], content: ByteBuffer(buffer: content))
+        if end >= buffer.capacity / 4 {
+            // A large part (a picture) is most of the buffer, which grew to hold it: the part keeps that buffer, and
+            // reading goes on in a new one. A copy kept both while the picture waited to be decoded, about 1 MB a
+            // request (uploads lifted peak RSS by 84 MiB at 64 connections).
+            buffer = ByteBuffer(buffer: buffer.readSlice(length: buffer.readableBytes)!)
+        } else {
+            // The part's own copy, so the (possibly large) buffer behind it is not kept alive by a small slice.
+            content = ByteBuffer(buffer: content)
+        }
+        return Part(name: name, filename: filename, contentType: contentType, content: content)
     }
 
     /// Header lines up to the empty line, names lowercased and checked to be HTTP tokens.

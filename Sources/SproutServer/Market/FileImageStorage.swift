@@ -31,6 +31,17 @@ struct FileImageStorage: MarketImageStorage {
         return StagedMarketImageFile(name: name, content: .temporaryFile(temporary))
     }
 
+    /// A second link to the staged file: writing the same bytes again was half of an upload's CPU (`perf`: the
+    /// kernel's copy into the page cache) once small PNGs became their own thumbnails. Where the file system has no
+    /// hard links, the bytes are written again.
+    func stage(_ bytes: ByteBuffer, as name: MarketImageFileName, sameAs staged: StagedMarketImageFile) async throws -> StagedMarketImageFile {
+        guard case .temporaryFile(let existing) = staged.content else { return try await stage(bytes, as: name) }
+        let temporary = staging.appendingPathComponent("\(name).\(MarketImageFileName.randomKey().prefix(16)).part")
+        let linked = try await NIOThreadPool.singleton.runIfActive { PosixFile.link(existing.path, to: temporary.path) }
+        guard linked else { return try await stage(bytes, as: name) }
+        return StagedMarketImageFile(name: name, content: .temporaryFile(temporary))
+    }
+
     func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement {
         let moves = staged.compactMap { file -> (from: String, to: String)? in
             guard case .temporaryFile(let temporary) = file.content else { return nil }

@@ -2,8 +2,14 @@ import NIOCore
 
 /// An uploaded image checked by content and thumbnailed.
 struct ProcessedMarketImage: Sendable {
+    enum Thumbnail: Sendable {
+        /// The original is its own thumbnail (already that small, nothing but pixels): stored once.
+        case original
+        case encoded(ByteBuffer)
+    }
+
     let format: MarketImageFormat
-    let thumbnail: ByteBuffer
+    let thumbnail: Thumbnail
 }
 
 /// Why an upload is not a usable picture, phrased to follow the picture's name: "image 3 (photo.heic) is …".

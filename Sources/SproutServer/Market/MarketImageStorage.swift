@@ -10,6 +10,9 @@ import NIOCore
 protocol MarketImageStorage: Sendable {
     /// Keeps one file of an upload aside until `placement` stores it.
     func stage(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws -> StagedMarketImageFile
+    /// Keeps `bytes`, which `staged` already holds, aside under another name (an original that is its own
+    /// thumbnail), without writing them again where the storage can.
+    func stage(_ bytes: ByteBuffer, as name: MarketImageFileName, sameAs staged: StagedMarketImageFile) async throws -> StagedMarketImageFile
     /// What stores staged files as part of the transaction that inserts the rows naming them.
     func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement
     /// Removes staged files that were never placed; what is gone already is no error, and neither is a failure
@@ -21,6 +24,26 @@ protocol MarketImageStorage: Sendable {
     func contains(_ name: MarketImageFileName) async throws -> Bool
     /// Missing files are no error.
     func delete(_ names: [MarketImageFileName]) async throws
+}
+
+extension MarketImageStorage {
+    func stage(_ bytes: ByteBuffer, as name: MarketImageFileName, sameAs staged: StagedMarketImageFile) async throws -> StagedMarketImageFile {
+        try await stage(bytes, as: name)
+    }
+
+    /// An upload's original and its thumbnail (the original again, where it is its own), staged; both or neither.
+    func stage(_ original: ByteBuffer, thumbnail: ProcessedMarketImage.Thumbnail, as image: StoredMarketImage) async throws -> [StagedMarketImageFile] {
+        let stagedOriginal = try await stage(original, as: image.original)
+        do {
+            switch thumbnail {
+            case .original: return [stagedOriginal, try await stage(original, as: image.thumbnail, sameAs: stagedOriginal)]
+            case .encoded(let bytes): return [stagedOriginal, try await stage(bytes, as: image.thumbnail)]
+            }
+        } catch {
+            await discard([stagedOriginal])
+            throw error
+        }
+    }
 }
 
 /// Which storage `MARKET_IMAGE_STORAGE` chose.

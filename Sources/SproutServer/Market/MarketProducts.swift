@@ -120,8 +120,7 @@ struct MarketProducts: Sendable {
         }
         metrics.thumbnails.increment()
         let image = StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: processed.format, byteCount: part.content.readableBytes)
-        staged.append(try await storage.stage(part.content, as: image.original))
-        staged.append(try await storage.stage(processed.thumbnail, as: image.thumbnail))
+        staged += try await storage.stage(part.content, thumbnail: processed.thumbnail, as: image)
         stored.append(image)
     }
 

@@ -38,10 +38,7 @@ public struct MarketSeeder: Sendable {
             let image = ByteBuffer(bytes: DemoProductImage.png(width: 96, height: 72, seed: number))
             let processed = try await parts.products.images.process(image)
             let stored = StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: processed.format, byteCount: image.readableBytes)
-            let staged = [
-                try await parts.storage.stage(image, as: stored.original),
-                try await parts.storage.stage(processed.thumbnail, as: stored.thumbnail),
-            ]
+            let staged = try await parts.storage.stage(image, thumbnail: processed.thumbnail, as: stored)
             let price = Double((number % 50 + 1) * 10_000)
             let draft = MarketProductDraft(
                 name: "\(Self.names[number % Self.names.count]) #\(number + 1)",

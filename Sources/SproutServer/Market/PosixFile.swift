@@ -36,6 +36,11 @@ enum PosixFile {
         }
     }
 
+    /// A new name for an existing file; false where the file system cannot (no hard links, or another device).
+    static func link(_ existing: String, to path: String) -> Bool {
+        Glibc.link(existing, path) == 0
+    }
+
     static func rename(_ from: String, to: String) throws {
         guard Foundation.rename(from, to) == 0 else { throw Failure(operation: "rename", path: "\(from) to \(to)", code: errno) }
     }

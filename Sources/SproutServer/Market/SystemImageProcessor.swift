@@ -27,7 +27,10 @@ struct SystemImageProcessor: Sendable {
         }
         switch result {
         case .success(let image):
-            return ProcessedMarketImage(format: image.format == .jpeg ? .jpeg : .png, thumbnail: ByteBuffer(bytes: image.thumbnail))
+            return ProcessedMarketImage(
+                format: image.format == .jpeg ? .jpeg : .png,
+                thumbnail: image.thumbnailIsTheOriginal ? .original : .encoded(ByteBuffer(bytes: image.thumbnail))
+            )
         case .failure(.notAnImage):
             throw MarketImageRefusal.notAnImage
         case .failure(.unreadable):
