@@ -72,6 +72,7 @@ public struct ProcessedImage: Sendable, Equatable {
     /// alone): `thumbnail` then holds the original's bytes, and a caller may store the original once.
     public let thumbnailIsTheOriginal: Bool
 
+    /// A processed image as `ImageProcessor.process` describes it (public for callers' tests and fakes).
     public init(format: ImageFormat, width: Int, height: Int, thumbnail: [UInt8], thumbnailWidth: Int, thumbnailHeight: Int,
                 thumbnailIsTheOriginal: Bool = false) {
         self.format = format
