@@ -18,8 +18,7 @@ struct FileImageStorage: MarketImageStorage {
     var staging: URL { root.appendingPathComponent("tmp", isDirectory: true) }
 
     func stage(_ bytes: ByteBuffer, as name: MarketImageFileName) async throws -> StagedMarketImageFile {
-        // Unique even if two processes share the directory: the name's own random key and 64 more random bits.
-        let temporary = staging.appendingPathComponent("\(name).\(MarketImageFileName.randomKey().prefix(16)).part")
+        let temporary = stagingURL(for: name)
         let (dataDirectory, staging, shard) = (root.deletingLastPathComponent(), staging, url(of: name).deletingLastPathComponent())
         try await NIOThreadPool.singleton.runIfActive {
             try PrivateDirectory.ensure(dataDirectory)
@@ -36,10 +35,15 @@ struct FileImageStorage: MarketImageStorage {
     /// hard links, the bytes are written again.
     func stage(_ bytes: ByteBuffer, as name: MarketImageFileName, sameAs staged: StagedMarketImageFile) async throws -> StagedMarketImageFile {
         guard case .temporaryFile(let existing) = staged.content else { return try await stage(bytes, as: name) }
-        let temporary = staging.appendingPathComponent("\(name).\(MarketImageFileName.randomKey().prefix(16)).part")
+        let temporary = stagingURL(for: name)
         let linked = try await NIOThreadPool.singleton.runIfActive { PosixFile.link(existing.path, to: temporary.path) }
         guard linked else { return try await stage(bytes, as: name) }
         return StagedMarketImageFile(name: name, content: .temporaryFile(temporary))
+    }
+
+    /// Unique even if two processes share the directory: the name's own random key and 64 more random bits.
+    private func stagingURL(for name: MarketImageFileName) -> URL {
+        staging.appendingPathComponent("\(name).\(MarketImageFileName.randomKey().prefix(16)).part")
     }
 
     func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement {

@@ -57,14 +57,14 @@ import Testing
             let png = try TestImages.png(width: 240, height: 180)
             let product = try await client.registerProduct(as: vendor, images: [png])
             let image = try #require(product["images"]?[0])
-            let original = try await client.fetchImage(try #require(image["url"]?.string))
+            let url = try #require(image["url"]?.string)
+            let original = try await client.fetchImage(url)
             let thumbnail = try await client.fetchImage(try #require(image["thumbnail_url"]?.string))
             #expect(original.status == .ok && thumbnail.status == .ok)
             let same = original.body == png && thumbnail.body == png
             #expect(same, "original \(original.body.count) and thumbnail \(thumbnail.body.count) bytes for \(png.count)")
             #expect(thumbnail.headers[.contentType] == "image/png")
             guard storage == .files else { return }
-            let url = try #require(image["url"]?.string)
             let key = try #require(URL(string: url)?.lastPathComponent.prefix(32))
             let folder = dataDirectory + "/market-images/" + key.prefix(2) + "/"
             let links = try FileManager.default.attributesOfItem(atPath: folder + key + "_thumb.png")[.referenceCount] as? Int
