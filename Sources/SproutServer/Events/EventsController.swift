@@ -42,12 +42,19 @@ struct EventsController<Context: CallerRequestContext & ConnectionRequestContext
             slot.release()
             throw EventStreamError.shuttingDown
         }
+        let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
+        let stream: EventStreamWriter
+        do {
+            stream = try await EventStreamWriter.open(
+                topics: topics, subscription: subscription, cursors: EventTopics.cursors(lastEventID), log: hub.log, items: hub.items
+            )
+        } catch {
+            subscription.end()
+            slot.release()
+            throw error
+        }
         // A client gone ends its subscription now, not at the next heartbeat, and gives its slot back.
         let watch = try? await ClientDepartureWatcher.watch(context.channel) { subscription.end() }
-        let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
-        let stream = EventStreamWriter(
-            topics: topics, subscription: subscription, cursors: EventTopics.cursors(lastEventID), log: hub.log, items: hub.items
-        )
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer {
                 slot.release()

@@ -10,14 +10,22 @@ import Hummingbird
 struct ShallowStreamResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context: Sendable {
     typealias Context = Inner.Context
     let inner: Inner
+    /// Its frame waits in the connection's task while a stream's response is built, so it holds little: the
+    /// decision and the child task are made by a synchronous function.
     @Sendable func respond(to request: Request, context: Context) async throws -> Response {
-        // The one path whose answers stream for minutes.
-        guard request.uri.path == "/api/events" else {
-            return try await inner.respond(to: request, context: context)
+        if let child = childTaskIfStream(request, context) {
+            return try await child.value
         }
-        // Not `async let` nor a cancellation handler: each would need a slab of its own in this task, kept as long.
-        // Nothing to cancel either: building a stream's response takes at most a read or two; the stream itself
-        // is written by this task.
-        return try await Task { try await inner.respond(to: request, context: context) }.value
+        return try await inner.respond(to: request, context: context)
+    }
+
+    /// For the one path whose answers stream for minutes, the task that builds its response. Not `async let` nor a
+    /// cancellation handler: each would need a slab of its own in this task, kept as long. Nothing to cancel
+    /// either: building a stream's response takes at most a read or two; the stream itself is written by the
+    /// connection's task.
+    @inline(never)
+    private func childTaskIfStream(_ request: Request, _ context: Context) -> Task<Response, any Error>? {
+        guard request.uri.path == "/api/events" else { return nil }
+        return Task { [inner] in try await inner.respond(to: request, context: context) }
     }
 }

@@ -187,6 +187,30 @@ import Testing
         #expect(EventHub.batchInterval(streams: 100_000, lastRead: 500) == .milliseconds(200))
     }
 
+    /// Where a reconnecting client's cursor stands is read from the log before the stream is answered, so a failed
+    /// read is an error answer (not a 200 cut off), and the stream's slot and subscription are given back.
+    @Test func aCursorTheLogCannotBeReadForIsRefusedAndGivesItsSlotBack() async throws {
+        try await withTestApp(.live, configure: { $0.events.streamsPerAddress = 1 }) { client, database in
+            let port = try #require(client.port)
+            _ = try await Self.createTodo(client, "커서 앞의 일")
+            _ = try await database.executor.write("ALTER TABLE event_log RENAME TO event_log_away", as: SQLInt.self)
+            let refused = try await Self.status(port: port, "todos", ["Last-Event-ID": "todos=0"])
+            _ = try await database.executor.write("ALTER TABLE event_log_away RENAME TO event_log", as: SQLInt.self)
+            #expect(refused >= 500)
+            var subscribers = -1
+            for _ in 0..<50 where subscribers != 0 {
+                subscribers = await database.events.subscriberCount
+                if subscribers != 0 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(subscribers == 0)
+            // The only slot this address has is free again: the next stream opens and gets the replay.
+            try await TestEventStream.open(port: port, topics: "todos", headers: ["Last-Event-ID": "todos=0"]) { stream in
+                #expect(stream.status == 200)
+                try await stream.wait(for: "the replay") { $0.contains { $0.seq == 1 } }
+            }
+        }
+    }
+
     @Test func streamsPerAddressAndPerAccountAreLimited() async throws {
         try await withTestApp(.live, configure: { $0.events.streamsPerAddress = 3; $0.events.streamsPerAccount = 2 }) { client, _ in
             let port = try #require(client.port)
