@@ -11,6 +11,12 @@ import SproutServer
 /// `/health` 8,470 → 14,390. The rule stays what it was on Swift's own pool: nothing blocks a
 /// task for long — bcrypt and image decoding run on pools of their own (`WorkPools`), file work on NIO's thread
 /// pool, long answers are encoded off the loops, and a plain SQLite read is a few microseconds on cached pages.
+///
+/// It takes effect only where the Swift runtime is a shared library (`swift run`, `swift build` without
+/// `--static-swift-stdlib`): NIO finds the runtime's hook with `dlsym`, and a static build links the runtime with
+/// `--exclude-libs ALL`, which hides it, so there the call returns false and Swift's own pool runs the tasks. The
+/// release binary the benchmarks measure is the static one. Measured on 2026-11-28 (docs/benchmarks.md), the
+/// static build was the faster on SQLite and the slower on PostgreSQL.
 @main
 enum Entrypoint {
     static func main() async {

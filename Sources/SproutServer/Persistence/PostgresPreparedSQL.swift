@@ -72,7 +72,8 @@ extension SQLValue {
 /// One pool per event loop, for the statements kept prepared. A request's task runs on the event loop that read
 /// it (NIO's event loops run Swift's tasks, see `Entrypoint`), so a connection on that same loop writes the
 /// statement and reads its rows on the request's own thread; with one shared pool, the connection often lived
-/// on the other loop and each statement crossed threads twice.
+/// on the other loop and each statement crossed threads twice. Where the tasks run on Swift's own pool instead (a
+/// `--static-swift-stdlib` build, see `Entrypoint`), every statement uses the first loop's pool.
 struct PostgresLoopPools: Sendable {
     let loops: [any EventLoop]
     let clients: [PostgresClient]
