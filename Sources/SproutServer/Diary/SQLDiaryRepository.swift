@@ -30,12 +30,12 @@ struct SQLDiaryRepository: Sendable {
     }
 
     /// Writes only over the version it read. PUTs of one entry take turns in this process (`RowSerializer`); one
-    /// overtaken by a write of another process reads again, for up to `OvertakenWrite.patience`, so a PUT does
+    /// overtaken by a write of another process reads again (within `OvertakenWrite.Budget`), so a PUT does
     /// not fail because another landed.
     func put(accountID: Int, id: String, write: DiaryWrite, now: Date) async throws -> DiaryPutOutcome {
         let nowMilliseconds = Int(DiaryTimestamp.milliseconds(of: now))
         return try await writers.run("\(accountID):\(id)") {
-            let deadline = ContinuousClock.now.advanced(by: OvertakenWrite.patience)
+            var budget = OvertakenWrite.Budget()
             while true {
                 let current = try await entry(accountID: accountID, id: id)
                 let live = current.flatMap { $0.deleted ? nil : $0 }
@@ -47,7 +47,7 @@ struct SQLDiaryRepository: Sendable {
                     upsert(accountID: accountID, id: id, content: content, base: write.baseMilliseconds, expected: current?.updatedMilliseconds),
                 ], as: DiaryEntry.self)
                 if let entry = written.first { return live == nil ? .created(entry) : .replaced(entry) }
-                guard ContinuousClock.now < deadline else { throw DiaryError.busy }
+                guard !budget.overtaken() else { throw DiaryError.busy }
                 try await OvertakenWrite.pause()
             }
         }

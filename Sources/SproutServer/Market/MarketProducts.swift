@@ -133,21 +133,21 @@ struct MarketProducts: Sendable {
     // MARK: - Modify
 
     /// A partial merge checked on the merged product, written only over what was read. PATCHes of one product
-    /// take turns in this process (`RowSerializer`); one overtaken by another process reads again, for up to
-    /// `OvertakenWrite.patience`, so a PATCH does not fail because another landed (the contract has no 409 here).
+    /// take turns in this process (`RowSerializer`); one overtaken by another process reads again (within
+    /// `OvertakenWrite.Budget`), so a PATCH does not fail because another landed (the contract has no 409 here).
     func modify(id: Int, vendor: MarketVendor, fields: FormFields) async throws -> MarketProduct {
         _ = try await ownProduct(id: id, vendor: vendor)  // 404 or 403 before the secret is looked at
         guard MarketInput.secret(fields) == vendor.secret else { throw MarketError.wrongSecret }
         let changes = try MarketInput.changes(fields)
         return try await rowWriters.run("product:\(id)") {
-            let deadline = ContinuousClock.now.advanced(by: OvertakenWrite.patience)
+            var budget = OvertakenWrite.Budget()
             while true {
                 // Read inside the turn: the request before this one may have changed the product meanwhile.
                 let current = try await ownProduct(id: id, vendor: vendor)
                 let merged = try merge(changes, into: current)
                 if merged == current { return current }
                 if let replaced = try await repository.replace(current, with: merged) { return replaced }
-                guard ContinuousClock.now < deadline else {
+                guard !budget.overtaken() else {
                     throw MarketError(status: .serviceUnavailable, message: "The product is being changed without pause by other servers; try again.")
                 }
                 try await OvertakenWrite.pause()
