@@ -17,7 +17,7 @@ struct SQLDiaryRepository: Sendable {
     static let keptVersionsRange = 1...1000
 
     /// PUTs of one entry, one at a time in this process.
-    let writers = RowSerializer()
+    let writers = KeyedTurns(perKey: 1)
     /// The most versions `/versions` answers with.
     static let versionsShown = 100
 
@@ -29,7 +29,7 @@ struct SQLDiaryRepository: Sendable {
         )
     }
 
-    /// Writes only over the version it read. PUTs of one entry take turns in this process (`RowSerializer`); one
+    /// Writes only over the version it read. PUTs of one entry take turns in this process (`KeyedTurns`); one
     /// overtaken by a write of another process reads again (within `OvertakenWrite.Budget`), so a PUT does
     /// not fail because another landed.
     func put(accountID: Int, id: String, write: DiaryWrite, now: Date) async throws -> DiaryPutOutcome {

@@ -18,7 +18,9 @@ struct MarketProducts: Sendable {
     /// Uploads accepted and thumbnails made (off: recorded nowhere).
     var metrics = MarketMetrics(factory: NOOPMetricsHandler.instance)
     /// PATCHes of one product, one at a time in this process.
-    let rowWriters = RowSerializer()
+    let rowWriters = KeyedTurns(perKey: 1)
+    /// Uploads of one client address in progress at once (`MarketUploadLimits.uploadsAtOncePerAddress`).
+    let uploadTurns = KeyedTurns(perKey: MarketUploadLimits.uploadsAtOncePerAddress)
 
     // MARK: - Register
 
@@ -28,8 +30,16 @@ struct MarketProducts: Sendable {
     /// Each image is then checked, thumbnailed and staged before the next is read; the staged files are stored
     /// by the transaction that inserts the product. Whatever fails before that, the staged files are removed
     /// again: a refused upload leaves nothing behind, and a crash leaves only staged files (swept at start).
-    func register<Chunks: AsyncSequence>(vendor: MarketVendor, body: Chunks, contentType: String?, address: String) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
+    ///
+    /// A client address has a few uploads in progress at once; its others wait before their bodies are read.
+    func register<Chunks: AsyncSequence & Sendable>(vendor: MarketVendor, body: Chunks, contentType: String?, address: String) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
         try await uploadRate.claimForAddress(address)
+        return try await uploadTurns.run(address) {
+            try await receive(vendor: vendor, body: body, contentType: contentType)
+        }
+    }
+
+    private func receive<Chunks: AsyncSequence>(vendor: MarketVendor, body: Chunks, contentType: String?) async throws -> MarketProduct where Chunks.Element == ByteBuffer {
         guard var parts = MultipartStream(body, contentType: contentType, maximumParts: limits.maximumImages + 4) else {
             throw MarketError.badRequest("The body must be multipart/form-data with a boundary.")
         }
@@ -133,7 +143,7 @@ struct MarketProducts: Sendable {
     // MARK: - Modify
 
     /// A partial merge checked on the merged product, written only over what was read. PATCHes of one product
-    /// take turns in this process (`RowSerializer`); one overtaken by another process reads again (within
+    /// take turns in this process (`KeyedTurns`); one overtaken by another process reads again (within
     /// `OvertakenWrite.Budget`), so a PATCH does not fail because another landed (the contract has no 409 here).
     func modify(id: Int, vendor: MarketVendor, fields: FormFields) async throws -> MarketProduct {
         _ = try await ownProduct(id: id, vendor: vendor)  // 404 or 403 before the secret is looked at
@@ -202,6 +212,9 @@ struct MarketUploadLimits: Sendable {
     var maximumImageBytes = 307_200
     /// `params` and any other non-image part.
     var maximumFieldBytes = 64 * 1024
+    /// Each upload in progress holds up to a picture part in memory: 64 connections of one client once lifted the
+    /// server's peak RSS by 57 MiB (docs/benchmarks.md). Four keep a two-core server's image thread busy.
+    static let uploadsAtOncePerAddress = 4
 }
 
 extension StoredMarketImage {

@@ -1,32 +1,3 @@
-/// Writers of one row, one at a time within this process, first come first served (security review, point 16).
-/// The read-merge-write updates (a Market PATCH, a Diary PUT) write only over what they read and read again when
-/// another write landed in between; run through this, two requests of this process never overtake each other, so
-/// only a writer in another process can make one read again, and a request never fails because another landed.
-actor RowSerializer {
-    /// Per key, the callers waiting behind the one running; a key is present while someone holds it.
-    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
-
-    func run<Value: Sendable>(_ key: String, _ body: @Sendable () async throws -> Value) async throws -> Value {
-        if waiting[key] == nil {
-            waiting[key] = []
-        } else {
-            await withCheckedContinuation { waiting[key, default: []].append($0) }
-        }
-        defer { release(key) }
-        return try await body()
-    }
-
-    private func release(_ key: String) {
-        guard var queue = waiting[key], !queue.isEmpty else {
-            waiting[key] = nil
-            return
-        }
-        let next = queue.removeFirst()  // the turn passes straight to the next caller
-        waiting[key] = queue
-        next.resume()
-    }
-}
-
 /// How long a read-merge-write keeps reading again while writers in *other* processes keep landing first, and how
 /// long it waits between tries (a random pause, so two processes do not retry in step).
 enum OvertakenWrite {
