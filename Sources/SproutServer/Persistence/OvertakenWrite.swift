@@ -7,7 +7,7 @@ enum OvertakenWrite {
     /// deadline alone then failed a PATCH (503) that had been overtaken only a few times.
     static let minimumTries = 50
 
-    /// Counts one request's tries; `spent` once both the time and the tries are used up.
+    /// One request's lost tries and its deadline; it gives up once both are used up.
     struct Budget {
         private let deadline: ContinuousClock.Instant
         private let minimumTries: Int
