@@ -44,13 +44,9 @@ enum UnavailableStorage: Equatable {
         case let error as PSQLError:
             guard let kind = Self.classify(error) else { return nil }
             self = kind
-        case let error as PostgresTransactionError:
-            // A transaction's statement, BEGIN or COMMIT failed as PostgreSQL went away (chaos fault b: a market
-            // upload, whose rows and files commit together, answered 500 for 57P01).
-            guard let kind = [error.beginError, error.closureError, error.commitError].lazy
-                .compactMap({ $0.flatMap(UnavailableStorage.init) }).first
-            else { return nil }
-            self = kind
+        case is PostgresConnectionGone:
+            // A statement was not sent: its connection had closed (PostgresTransaction).
+            self = .databaseUnavailable
         case is ConnectionPoolError:
             // The pool could not make a connection for a while (its circuit breaker).
             self = .databaseUnavailable
@@ -82,6 +78,10 @@ enum UnavailableStorage: Equatable {
     private static func classify(_ error: PSQLError) -> UnavailableStorage? {
         switch error.code {
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
+            return .databaseUnavailable
+        case .unexpectedBackendMessage:
+            // PgBouncer's "server conn crashed?" (FATAL, 08P01), which postgres-nio did not expect: the server
+            // connection behind this client connection died (PostgreSQL restarting, a terminated session).
             return .databaseUnavailable
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""

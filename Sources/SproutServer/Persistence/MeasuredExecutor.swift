@@ -54,6 +54,7 @@ struct MeasuredExecutor: SQLExecutor {
     /// Counts a PostgreSQL connection error; answers the error to rethrow.
     private func noted(_ error: any Error) -> any Error {
         if let failure = error as? PSQLError, Self.isConnectionError(failure) { metrics.postgresConnectionErrors.increment() }
+        if error is PostgresConnectionGone { metrics.postgresConnectionErrors.increment() }
         return error
     }
 

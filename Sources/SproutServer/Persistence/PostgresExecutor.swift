@@ -36,11 +36,25 @@ struct PostgresExecutor: SQLExecutor {
     }
 
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
-        try await fetch(statement)
+        try await fetchAgainIfTheSessionEnded(statement)
     }
 
     func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
-        try await slowReads.run { try await fetch(statement) }
+        try await slowReads.run { try await fetchAgainIfTheSessionEnded(statement) }
+    }
+
+    /// A read that met a connection whose session had ended is read again on another, twice at most: the pool hands
+    /// out such a connection until it hears of its end (after PostgreSQL restarts, each pooled one once), and a
+    /// read changes nothing, so running it again is safe. (A write is not run again: it may have committed.)
+    private func fetchAgainIfTheSessionEnded<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
+        for mayTryAgain in [true, true, false] {
+            do {
+                return try await fetch(statement)
+            } catch where mayTryAgain && PostgresTransaction.endedTheSession(error) {
+                continue
+            }
+        }
+        preconditionFailure("the last attempt returns or throws")
     }
 
     /// Concurrent single-statement writes share transactions (`PostgresWriteBatcher`).
@@ -49,14 +63,14 @@ struct PostgresExecutor: SQLExecutor {
     }
 
     func writeAll(_ statements: [SQLStatement]) async throws {
-        try await client.withTransaction(logger: Self.silent) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await Self.drain(statements, on: connection)
         }
     }
 
     /// `beforeCommit` runs on NIO's thread pool while the transaction is open.
     func writeAll(_ statements: [SQLStatement], beforeCommit: @escaping @Sendable () throws -> Void) async throws {
-        try await client.withTransaction(logger: Self.silent) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             try await Self.drain(statements, on: connection)
             try await NIOThreadPool.singleton.runIfActive { try beforeCommit() }
         }
@@ -64,6 +78,7 @@ struct PostgresExecutor: SQLExecutor {
 
     private static func drain(_ statements: [SQLStatement], on connection: PostgresConnection) async throws {
         for statement in statements {
+            try connection.checkOpen()
             // Drained, so a failing statement throws here rather than as the next one's "transaction aborted".
             for try await _ in try await connection.query(query(statement), logger: silent) {}
         }
@@ -71,7 +86,7 @@ struct PostgresExecutor: SQLExecutor {
 
     func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row] {
         guard let last = statements.last else { return [] }
-        return try await client.withTransaction(logger: Self.silent) { connection in
+        return try await PostgresTransaction.run(on: client) { connection in
             for statement in statements.dropLast() {
                 for try await _ in try await connection.query(Self.query(statement), logger: Self.silent) {}
             }
@@ -85,7 +100,7 @@ struct PostgresExecutor: SQLExecutor {
     /// zero, a unique violation) kept its connection leased for good; a pool of one then hung on the next call.
     private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
         if statement.isPrepared, let preparedPools { return try await fetchPrepared(statement, on: preparedPools) }
-        return try await client.withConnection { connection in
+        return try await client.withOpenConnection { connection in
             try await Self.rows(try await connection.query(Self.query(statement), logger: Self.silent), on: connection.eventLoop)
         }
     }
@@ -93,7 +108,7 @@ struct PostgresExecutor: SQLExecutor {
     private func fetchPrepared<Row: SQLRowDecodable>(_ statement: SQLStatement, on preparedPools: PostgresLoopPools) async throws -> [Row] {
         let prepared = PostgresPreparedSQL(statement)
         return try await PostgresPreparedSQL.$current.withValue(prepared.text) {
-            try await preparedPools.current.withConnection { connection in
+            try await preparedPools.current.withOpenConnection { connection in
                 try await Self.rows(try await connection.execute(prepared, logger: Self.silent), on: connection.eventLoop)
             }
         }

@@ -109,18 +109,18 @@ final class PostgresWriteBatcher: Sendable {
 
     private func commit(_ batch: [Pending]) async -> BatchOutcome {
         do {
-            return try await client.withConnection { connection in
+            return try await client.withOpenConnection { connection in
                 do {
-                    try await Self.run("BEGIN", on: connection)
-                    try await Self.run("SET LOCAL lock_timeout = '\(Self.lockTimeout)'", on: connection)
+                    try await PostgresTransaction.execute("BEGIN", on: connection)
+                    try await PostgresTransaction.execute("SET LOCAL lock_timeout = '\(Self.lockTimeout)'", on: connection)
                     for item in batch { try await item.perform(connection) }
                 } catch {
                     // The connection may be gone too; the statements then fail alone with the pool's error.
-                    try? await Self.run("ROLLBACK", on: connection)
+                    await PostgresTransaction.rollBack(connection, after: error)
                     return .rolledBack
                 }
                 do {
-                    try await Self.run("COMMIT", on: connection)
+                    try await PostgresTransaction.execute("COMMIT", on: connection)
                     return .committed
                 } catch {
                     return .commitFailed(error)
@@ -130,9 +130,5 @@ final class PostgresWriteBatcher: Sendable {
             // No connection to begin on: nothing ran.
             return .rolledBack
         }
-    }
-
-    private static func run(_ sql: String, on connection: PostgresConnection) async throws {
-        for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresExecutor.silent) {}
     }
 }

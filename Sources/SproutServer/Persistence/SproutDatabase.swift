@@ -157,7 +157,7 @@ public final class SproutDatabase: Service, Sendable {
     /// Applies the migrations not yet applied, in one transaction under Sprout's advisory lock; returns the
     /// schema they went to.
     private static func migratePostgres(_ migrations: [SQLMigration], at now: String, on client: PostgresClient, logger: Logger) async throws -> String {
-        try await client.withTransaction(logger: logger) { connection in
+        try await PostgresTransaction.run(on: client) { connection in
             // Each statement's rows are drained, so an error is thrown by the statement that caused it
             // (an undrained one surfaces later as "current transaction is aborted").
             func run(_ query: PostgresQuery) async throws {

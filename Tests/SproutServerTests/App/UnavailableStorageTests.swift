@@ -24,7 +24,7 @@ struct UnavailableStorageTests {
     }
 
     /// A transaction whose connection the server ends (as a restart does: 57P01) means the database is away, not
-    /// a server error: postgres-nio wraps the statement's error in a `PostgresTransactionError`.
+    /// a server error. (`PostgresTransactionTests` runs this ten times: it once hung now and then.)
     @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
     func aTransactionCutOffByTheServerMeansTheDatabaseIsAway() async throws {
         try await withTestApp { _, database in
