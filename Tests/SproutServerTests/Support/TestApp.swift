@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Testing
 @testable import SproutServer
 
 /// Runs `body` against a fresh Sprout application on its own empty database: a temporary SQLite file, or,
@@ -66,6 +67,8 @@ func testLogger() -> Logger {
         // The suite's log, for the check that no secret is ever logged (SuiteLog).
         var logger = Logger(label: "sprout-tests") { SuiteLog.handler(label: $0)! }
         logger.logLevel = level ?? .trace
+        // Which test each line came from: with many running at once, a hung one is found by its last lines.
+        logger[metadataKey: "test"] = "\(Test.current?.name ?? "none")"
         return logger
     }
     var logger = Logger(label: "sprout-tests")
