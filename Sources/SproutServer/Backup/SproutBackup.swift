@@ -281,7 +281,7 @@ public struct SproutBackup: Sendable {
         let skips = skipsWhenLocked
         let logger = logger
         return try await withThrowingTaskGroup(of: DatabaseSnapshot?.self) { group in
-            group.addTask { await client.run(); return nil }
+            group.addTask { await PostgresPoolsRun.run([client], logger: logger); return nil }
             defer { group.cancelAll() }
             return try await client.withConnection { connection in
                 func rows(_ sql: String) async throws -> [[String?]] {

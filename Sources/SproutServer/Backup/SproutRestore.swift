@@ -334,7 +334,7 @@ public struct SproutRestore: Sendable {
                 backgroundLogger: logger
             )
             return try await withThrowingTaskGroup(of: PostgresTarget?.self) { group in
-                group.addTask { await client.run(); return nil }
+                group.addTask { await PostgresPoolsRun.run([client], logger: logger); return nil }
                 defer { group.cancelAll() }
                 return try await client.withConnection { connection in
                     func value(_ query: PostgresQuery) async throws -> String? {

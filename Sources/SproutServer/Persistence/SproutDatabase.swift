@@ -144,8 +144,9 @@ public final class SproutDatabase: Service, Sendable {
                 configuration: try .sprout(url: pooler.directURL, schema: schema, maximumConnections: 1, statementTimeout: Self.postgresStatementTimeout),
                 backgroundLogger: logger
             )
+            let logger = logger
             let migratedSchema = try await withThrowingTaskGroup(of: String?.self) { group in
-                group.addTask { await direct.run(); return nil }
+                group.addTask { await PostgresPoolsRun.run([direct], logger: logger); return nil }
                 defer { group.cancelAll() }
                 return try await Self.migratePostgres(migrations, at: now, on: direct, logger: logger)
             }
@@ -328,7 +329,7 @@ public final class SproutDatabase: Service, Sendable {
             try? await gracefulShutdown()
         case .postgres:
             // Returns at graceful shutdown, which reaches this service after the server has drained.
-            await Self.run(connections.postgresClients)
+            await PostgresPoolsRun.run(connections.postgresClients, logger: logger)
         }
         await shutdown()
     }
@@ -362,18 +363,12 @@ public final class SproutDatabase: Service, Sendable {
             }
         case .postgres:
             let clients = connections.postgresClients
+            let logger = logger
             return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await Self.run(clients) }
+                group.addTask { await PostgresPoolsRun.run(clients, logger: logger) }
                 defer { group.cancelAll() }
                 return try await body(self)
             }
-        }
-    }
-
-    /// Runs the PostgreSQL pools until the task is cancelled or shut down gracefully.
-    private static func run(_ clients: [PostgresClient]) async {
-        await withDiscardingTaskGroup { group in
-            for client in clients { group.addTask { await client.run() } }
         }
     }
 

@@ -160,8 +160,7 @@ struct PostgresPreparedSQLTests {
             logger: logger
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            group.addTask { await prepared.clients[0].run() }
+            group.addTask { await PostgresPoolsRun.run([client, prepared.clients[0]], logger: logger) }
             defer { group.cancelAll() }
             try await body(
                 PostgresExecutor(client: client, preparedPools: prepared, slowReads: ConcurrencyLimit(1), logger: logger)

@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import Testing
+@testable import SproutServer
+
+/// Pools are run until the caller stops them, and a pool that does not stop (a keep-alive its closed connection never
+/// answered) is left behind after the grace instead of holding its caller for good.
+struct PostgresPoolsRunTests {
+    @Test func runsThatEndWhenCancelledEndItAtOnce() async throws {
+        let started = ContinuousClock.now
+        let running = Task {
+            await PostgresPoolsRun.run([{ try? await Task.sleep(for: .seconds(3600)) }], grace: .seconds(60), logger: Logger(label: "test"))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        running.cancel()
+        await running.value
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aRunThatDoesNotEndIsLeftBehindAfterTheGrace() async throws {
+        let started = ContinuousClock.now
+        let stuck = NeverEnding()
+        let running = Task {
+            await PostgresPoolsRun.run([{ await stuck.wait() }], grace: .milliseconds(200), logger: Logger(label: "test"))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        running.cancel()
+        await running.value  // before, this waited as long as the stuck run
+        #expect(ContinuousClock.now - started < .seconds(30))
+        stuck.release()
+    }
+
+    @Test func aCancelBeforeTheRunsStartStillEndsIt() async {
+        let running = Task {
+            await PostgresPoolsRun.run([{ try? await Task.sleep(for: .seconds(3600)) }], grace: .seconds(60), logger: Logger(label: "test"))
+        }
+        running.cancel()
+        await running.value
+    }
+}
+
+/// A wait that ignores cancellation, as the pool's did, until the test releases it.
+private final class NeverEnding: Sendable {
+    private let released = AsyncStream<Void>.makeStream()
+
+    func wait() async {
+        // An AsyncStream's iteration ends on cancellation; this one is iterated in a task nobody cancels.
+        let stream = released.stream
+        await Task.detached { for await _ in stream {} }.value
+    }
+
+    func release() {
+        released.continuation.finish()
+    }
+}
