@@ -20,8 +20,8 @@ import argparse, json, os, random, re, shutil, subprocess, sys, tempfile, time, 
 from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers_bench import (Request, Sprout, call_json, make_row, measure, multipart, note, probe, query, rss_peak_mib,
-                         too_few, SLOW_CONNS)
+from peers_bench import (Request, Sprout, call_json, finish, make_row, measure, multipart, note, probe, query,
+                         rss_peak_mib, too_few, SLOW_CONNS)
 from sample_png import png
 
 SERVICES = ["todos", "community", "market", "board", "diary"]
@@ -232,11 +232,7 @@ def run(args):
         failed = True
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    result["failed"] = failed
-    with open(args.out, "w") as f:
-        json.dump(result, f, indent=2, ensure_ascii=False)
-    print_table(result)
-    return 1 if failed else 0
+    return finish(result, failed, args.out, print_table)
 
 
 def print_table(result):

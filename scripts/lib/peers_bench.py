@@ -951,10 +951,15 @@ def run(args):
         sprout.stop()
         pb.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    return finish(result, failed, args.out, print_table)
+
+
+def finish(result, failed, path, table):
+    """Writes a run's figures to `path` (JSON), prints its table; answers the exit status."""
     result["failed"] = failed
-    with open(args.out, "w") as f:
+    with open(path, "w") as f:
         json.dump(result, f, indent=2, ensure_ascii=False)
-    print_table(result)
+    table(result)
     return 1 if failed else 0
 
 
