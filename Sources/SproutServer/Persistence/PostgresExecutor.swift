@@ -47,14 +47,14 @@ struct PostgresExecutor: SQLExecutor {
     /// out such a connection until it hears of its end (after PostgreSQL restarts, each pooled one once), and a
     /// read changes nothing, so running it again is safe. (A write is not run again: it may have committed.)
     private func fetchAgainIfTheSessionEnded<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
-        for mayTryAgain in [true, true, false] {
+        var againsLeft = 2
+        while true {
             do {
                 return try await fetch(statement)
-            } catch where mayTryAgain && PostgresTransaction.endedTheSession(error) {
-                continue
+            } catch where againsLeft > 0 && PostgresTransaction.endedTheSession(error) {
+                againsLeft -= 1
             }
         }
-        preconditionFailure("the last attempt returns or throws")
     }
 
     /// Concurrent single-statement writes share transactions (`PostgresWriteBatcher`).

@@ -44,12 +44,13 @@ func withTestApp<Value: Sendable>(
         let app = StartCheckedApplication(
             buildApplication(configuration, database: database, logger: logger, clock: clock, readiness: readiness, metrics: metrics)
         )
-        let value = try await app.test(testing) { client in
+        // A failure is thrown after `app.test`, not through it (`testKeepingFailure`).
+        let outcome = try await app.testKeepingFailure(testing) { client in
             try app.throwIfStartFailed()
             return try await body(client, database)
         }
         await place.remove(logger: logger)
-        return value
+        return try outcome.get()
     } catch {
         await place.remove(logger: logger)
         throw error
