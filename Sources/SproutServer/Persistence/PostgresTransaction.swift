@@ -7,7 +7,7 @@ import PostgresNIO
 /// removed, the write fails unseen and the query's own promise is never completed, so its caller waits for good and
 /// its connection stays leased. A statement that ended its session (the server terminated it; PgBouncer dropped a
 /// crashed server connection) was followed by exactly such a ROLLBACK, and now and then a PostgreSQL test suite hung
-/// on it (`aTransactionCutOffByTheServerMeansTheDatabaseIsAway`, with the line-buffered output that named it). A
+/// on it (`aTransactionCutOffByTheServerMeansTheDatabaseIsAway`, named by its log lines once each carried its test). A
 /// session that ends takes its open transaction with it, so there is nothing to roll back; and no statement is sent on
 /// a connection already closed (`PostgresConnectionGone` instead).
 enum PostgresTransaction {
