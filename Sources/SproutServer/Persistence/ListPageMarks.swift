@@ -14,12 +14,17 @@ final class ListPageMarks: Sendable {
         let total: Int
         /// The id of the row at position `k * stride`, for k = 0, 1, …
         let ids: [Int]
+        /// The marks whose sort value is the previous mark's too: their run of equal values began more than
+        /// `stride` rows before them (`ListPager` seeks into such a run by id rather than walking it).
+        var inLongRuns: Set<Int> = []
     }
 
     /// Where a page starts: after `skip` rows from the row with id `markID` (nil when the page lies past the end).
     struct Start: Equatable {
         let markID: Int?
         let skip: Int
+        /// The mark is one of `Marks.inLongRuns`.
+        var inLongRun = false
     }
 
     let stride: Int
@@ -86,6 +91,7 @@ final class ListPageMarks: Sendable {
         guard offset < marks.total else { return Start(markID: nil, skip: 0) }
         let index = offset / stride
         guard index < marks.ids.count else { return nil }
-        return Start(markID: marks.ids[index], skip: offset - index * stride)
+        let id = marks.ids[index]
+        return Start(markID: id, skip: offset - index * stride, inLongRun: marks.inLongRuns.contains(id))
     }
 }

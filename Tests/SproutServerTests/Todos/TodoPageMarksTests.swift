@@ -110,6 +110,37 @@ import SproutWire
         }
     }
 
+    /// A burst of creates in one second is a run of equal timestamps longer than the stride. Marks inside such a
+    /// run are known as such, their pages are still OFFSET's slices, and on SQLite the statement for them seeks
+    /// into the run by id (the plain row-value statement walked the run from its end: thousands of rows a page).
+    @Test func pagesInsideALongRunOfEqualTimestampsSeekIntoItByID() async throws {
+        try await withTestApp { _, database in
+            let marks = ListPageMarks(stride: 3, rebuildInterval: .zero)
+            let repository = SQLTodoRepository(executor: database.executor, pageMarks: marks)
+            let base = Date(timeIntervalSince1970: 1_700_000_000)
+            var ids: [Int] = []
+            for number in 0..<12 {
+                // Rows 2…9 share one second.
+                let second = number < 2 ? number : number < 10 ? 2 : number - 7
+                ids.append(try await repository.create(title: "burst \(number)", isDone: false, owner: .anonymous, at: base + Double(second)).id)
+            }
+            try await expectEveryPageMatches(repository, database)
+
+            // Newest first, the marks (every third row) are rows 11, 8, 5 and 2; 5 and 2 share 8's second.
+            let list = TodoList(request: TodoPageRequest(), owner: .anonymous)
+            let kept = try #require(marks.marks(for: list.key))
+            #expect(kept.ids == [ids[11], ids[8], ids[5], ids[2]])
+            #expect(kept.inLongRuns == [ids[5], ids[2]])
+            #expect(marks.start(ofRow: 7, in: kept) == .init(markID: ids[5], skip: 1, inLongRun: true))
+
+            if database.executor.dialect == .sqlite {
+                let page = ListPager.markedPageInLongRun(list, markID: ids[5], version: kept.version, skip: 1, limit: 4)
+                let plan = try await database.executor.read("EXPLAIN QUERY PLAN \(page)", as: QueryPlanStep.self).map(\.detail)
+                #expect(plan.contains { $0.contains("created_at=? AND id<?") }, "\(plan)")
+            }
+        }
+    }
+
     @Test func marksPlacePagesByStride() {
         let marks = ListPageMarks(stride: 10)
         let kept = ListPageMarks.Marks(version: 4, total: 25, ids: [90, 80, 70])
@@ -135,6 +166,12 @@ import SproutWire
         #expect(marks.claimBuild(of: "b", now: start + .seconds(2)))
         #expect(marks.claimBuild(of: "c", now: start + .seconds(3)))
         #expect(marks.claimBuild(of: "a", now: start + .seconds(300)), "a was the oldest and was forgotten")
+    }
+
+    /// A row of SQLite's `EXPLAIN QUERY PLAN`.
+    private struct QueryPlanStep: SQLRowDecodable {
+        let detail: String
+        init(row: some SQLRow) throws { detail = try row.string("detail") }
     }
 
     private func expectEveryPageMatches(
