@@ -6,15 +6,17 @@ import Testing
 /// Pools are run until the caller stops them, and a pool that does not stop (a keep-alive its closed connection never
 /// answered) is left behind after the grace instead of holding its caller for good.
 struct PostgresPoolsRunTests {
-    @Test func runsThatEndWhenCancelledEndItAtOnce() async throws {
-        let started = ContinuousClock.now
+    /// Not after the grace: an hour, against a bound of two minutes that only a machine starved by other work
+    /// comes near (the whole suite beside two database seeds once took 31 s from the start to here).
+    @Test(.timeLimit(.minutes(5))) func runsThatEndWhenCancelledEndItAtOnce() async throws {
         let running = Task {
-            await PostgresPoolsRun.run([{ try? await Task.sleep(for: .seconds(3600)) }], grace: .seconds(60), logger: Logger(label: "test"))
+            await PostgresPoolsRun.run([{ try? await Task.sleep(for: .seconds(3600)) }], grace: .seconds(3600), logger: Logger(label: "test"))
         }
         try await Task.sleep(for: .milliseconds(50))
+        let cancelled = ContinuousClock.now
         running.cancel()
         await running.value
-        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(ContinuousClock.now - cancelled < .seconds(120))
     }
 
     @Test(.timeLimit(.minutes(1))) func aRunThatDoesNotEndIsLeftBehindAfterTheGrace() async throws {
