@@ -6,7 +6,9 @@ import NIOPosix
 /// `market-images/tmp/` first (new files, 0600, unique names) and renamed into place inside the transaction that
 /// inserts their rows, just before COMMIT (`placement`): a rename within one file system is atomic, so a reader
 /// never sees half a file, and the order means a crash can leave an unreferenced file but never a committed row
-/// whose file is not there. All file work runs on NIO's thread pool or on the database's writer thread.
+/// whose file is not there. For that the files' bytes are synced to disk when staged and their new names before
+/// COMMIT: the database's own sync covers neither. All file work runs on NIO's thread pool or on the database's
+/// writer thread.
 struct FileImageStorage: MarketImageStorage {
     let root: URL
 
@@ -51,6 +53,7 @@ struct FileImageStorage: MarketImageStorage {
             guard case .temporaryFile(let temporary) = file.content else { return nil }
             return (temporary.path, url(of: file.name).path)
         }
+        let directories = Set(moves.map { ($0.to as NSString).deletingLastPathComponent }).sorted()
         return MarketImagePlacement(statements: []) {
             var placed: [String] = []
             do {
@@ -58,6 +61,7 @@ struct FileImageStorage: MarketImageStorage {
                     try PosixFile.rename(move.from, to: move.to)
                     placed.append(move.to)
                 }
+                for directory in directories { try PosixFile.syncDirectory(directory) }
             } catch {
                 // The transaction is rolled back: nothing of this upload may stay in place.
                 for path in placed { PosixFile.removeIfPresent(path) }

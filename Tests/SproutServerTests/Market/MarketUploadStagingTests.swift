@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NIOCore
 @testable import SproutServer
 
 /// Security review, issue 25 point 14: an upload's files were written into place before its product was inserted,
@@ -60,6 +61,46 @@ import Testing
             #expect(try await database.marketCount("market_images") == 0)
             #expect(try await database.marketCount("market_image_blobs") == 0)
         }
+    }
+
+    /// A staged picture is on disk before its row can commit (a crash otherwise left committed products with
+    /// empty images) and out of the page cache (20 GB of pictures pushed the database's pages out of it). The
+    /// kernel drops only clean pages, so none resident means both. Not where the cache is the storage (tmpfs).
+    @Test func aStagedFileIsOnDiskAndOutOfThePageCache() throws {
+        let directory = Self.temporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        guard try Self.fileSystemType(of: directory) != "tmpfs" else { return }
+
+        let path = directory + "/staged.part"
+        let size = 256 * 1024
+        try PosixFile.writeNew(ByteBuffer(repeating: 0x5A, count: size), to: path)
+        try PosixFile.syncDirectory(directory)
+        #expect(try Self.residentPages(of: path, size: size) == 0)
+    }
+
+    /// The type of the file system `path` is on, from the longest mount point above it in `/proc/mounts`.
+    static func fileSystemType(of path: String) throws -> String? {
+        let mounts = try String(contentsOfFile: "/proc/mounts", encoding: .utf8)
+        let candidates = mounts.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }.filter { fields in
+            fields.count > 2 && (path == fields[1] || path.hasPrefix(fields[1] == "/" ? "/" : fields[1] + "/"))
+        }
+        return candidates.max { $0[1].count < $1[1].count }?[2]
+    }
+
+    /// How many of the file's pages are in the page cache (`mincore` over a mapping of it).
+    static func residentPages(of path: String, size: Int) throws -> Int {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw PosixFile.Failure(operation: "open", path: path, code: errno) }
+        defer { close(descriptor) }
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
+            throw PosixFile.Failure(operation: "mmap", path: path, code: errno)
+        }
+        defer { munmap(mapping, size) }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var resident = [UInt8](repeating: 0, count: (size + pageSize - 1) / pageSize)
+        guard mincore(mapping, size, &resident) == 0 else { throw PosixFile.Failure(operation: "mincore", path: path, code: errno) }
+        return resident.filter { $0 & 1 == 1 }.count
     }
 
     static func temporaryDataDirectory() -> String {
