@@ -11,6 +11,10 @@ enum WorkPools {
     static let imageDecodingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
     /// bcrypt (sign-up, login, password change): one thread per core.
     static let passwordHashing = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// Waiting for uploaded pictures to reach the disk (`fdatasync`): no CPU, but each wait holds its thread for a
+    /// journal commit, so enough threads that uploads arriving together wait together, and none of them taken
+    /// from NIO's pool, whose two threads serve picture reads.
+    static let fileSyncs = started(threads: 8)
     /// Encoding answers too large for one page (`StreamedJSONArray`): half the cores, so however many such lists
     /// run, they take at most that much of the machine.
     static let largeAnswers = started(threads: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))

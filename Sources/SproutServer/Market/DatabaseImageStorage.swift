@@ -12,7 +12,7 @@ struct DatabaseImageStorage: MarketImageStorage {
     }
 
     /// The blobs are inserted in the same transaction as the product and its image rows: both or neither.
-    func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement {
+    func placement(of staged: [StagedMarketImageFile]) async throws -> MarketImagePlacement {
         let values = staged.compactMap { file -> SQLStatement? in
             guard case .bytes(let bytes) = file.content else { return nil }
             return "(\(bind: file.name.description), \(bind: Array(bytes.readableBytesView)))"

@@ -13,8 +13,9 @@ protocol MarketImageStorage: Sendable {
     /// Keeps `bytes`, which `staged` already holds, aside under another name (an original that is its own
     /// thumbnail), without writing them again where the storage can.
     func stage(_ bytes: ByteBuffer, as name: MarketImageFileName, sameAs staged: StagedMarketImageFile) async throws -> StagedMarketImageFile
-    /// What stores staged files as part of the transaction that inserts the rows naming them.
-    func placement(of staged: [StagedMarketImageFile]) -> MarketImagePlacement
+    /// What stores staged files as part of the transaction that inserts the rows naming them, once whatever can
+    /// be done before that transaction is done (file storage: the files are on disk).
+    func placement(of staged: [StagedMarketImageFile]) async throws -> MarketImagePlacement
     /// Removes staged files that were never placed; what is gone already is no error, and neither is a failure
     /// (the sweep at start and `sprout doctor` find what is left).
     func discard(_ staged: [StagedMarketImageFile]) async

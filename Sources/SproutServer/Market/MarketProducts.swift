@@ -72,8 +72,9 @@ struct MarketProducts: Sendable {
             }
             guard let draft else { throw MarketError.badRequest("The params part is missing.") }
             guard !stored.isEmpty else { throw MarketError.badRequest("At least one image is required.") }
+            let placement = try await storage.placement(of: staged).noting(placed)
             let product = try await repository.create(
-                draft, vendorID: vendor.id, images: stored, placing: storage.placement(of: staged).noting(placed),
+                draft, vendorID: vendor.id, images: stored, placing: placement,
                 creationKey: UUID().uuidString.lowercased(), at: clock.now
             )
             metrics.uploads.increment()

@@ -47,8 +47,9 @@ public struct MarketSeeder: Sendable {
                 discountedPrice: number % 3 == 0 ? price / 10 : 0, stock: number % 5
             )
             do {
+                let placement = try await parts.storage.placement(of: staged)
                 _ = try await parts.products.repository.create(
-                    draft, vendorID: vendor.id, images: [stored], placing: parts.storage.placement(of: staged),
+                    draft, vendorID: vendor.id, images: [stored], placing: placement,
                     creationKey: UUID().uuidString.lowercased(), at: Date()
                 )
             } catch {

@@ -12,15 +12,10 @@ enum PosixFile {
         var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
     }
 
-    /// Creates `path` (it must not exist), 0600, writes `bytes` to it and waits until they are on disk; then asks
-    /// the kernel to drop the file's pages from its cache.
-    ///
-    /// On disk before the row that names the file commits: without the sync, a crash within the kernel's writeback
-    /// delay (about 30 s) left a committed product whose image was empty (ext4 allocates a new file's blocks only
-    /// at writeback). Out of the cache because a picture is written once and read rarely: the growth benchmark's
-    /// million products wrote about 23 GB of them, which pushed the database's own pages out of a 24 GB machine's
-    /// cache, and product detail fell from 20,579 req/s (100,000 products) to 511 on disk reads; with this, 11,526
-    /// at 538,000 products (docs/benchmarks.md, "Growth").
+    /// Creates `path` (it must not exist), 0600, writes `bytes` to it and starts writing them to disk without
+    /// waiting, so that by the time `syncAndEvict` waits for an upload's files, their writes are done or under way
+    /// together. (Linux's `POSIX_FADV_DONTNEED` starts the writeback of dirty pages and drops only clean ones;
+    /// `sync_file_range`, which says so directly, is not in Swift's Glibc module.)
     static func writeNew(_ bytes: ByteBuffer, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(operation: "create", path: path, code: errno) }
@@ -37,12 +32,35 @@ enum PosixFile {
                 offset += written
             }
         }
-        if failure == nil, fdatasync(descriptor) != 0 { failure = Failure(operation: "sync", path: path, code: errno) }
+        // Only a head start: whatever it leaves undone, or fails at, `syncAndEvict` does or reports.
         if failure == nil { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
         if close(descriptor) != 0, failure == nil { failure = Failure(operation: "close", path: path, code: errno) }
         if let failure {
             removeIfPresent(path)
             throw failure
+        }
+    }
+
+    /// Waits until the files' bytes are on disk, then asks the kernel to drop their pages from its cache. A file
+    /// reached by two of the paths (a thumbnail that is a second link to its original) is synced once.
+    ///
+    /// On disk before the row that names a file commits: without the sync, a crash within the kernel's writeback
+    /// delay (about 30 s) left a committed product whose image was empty (ext4 allocates a new file's blocks only
+    /// at writeback). Out of the cache because a picture is written once and read rarely: the growth benchmark's
+    /// million products wrote about 23 GB of them, which pushed the database's own pages out of a 24 GB machine's
+    /// cache, and product detail fell from 20,579 req/s (100,000 products) to 511 on disk reads; with this, 11,526
+    /// at 538,000 products (docs/benchmarks.md, "Growth").
+    static func syncAndEvict(_ paths: [String]) throws {
+        var synced: Set<UInt64> = []
+        for path in paths {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Failure(operation: "open", path: path, code: errno) }
+            defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { throw Failure(operation: "stat", path: path, code: errno) }
+            guard synced.insert(UInt64(status.st_ino)).inserted else { continue }
+            guard fdatasync(descriptor) == 0 else { throw Failure(operation: "sync", path: path, code: errno) }
+            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
         }
     }
 

@@ -63,20 +63,30 @@ import NIOCore
         }
     }
 
-    /// A staged picture is on disk before its row can commit (a crash otherwise left committed products with
-    /// empty images) and out of the page cache (20 GB of pictures pushed the database's pages out of it). The
-    /// kernel drops only clean pages, so none resident means both. Not where the cache is the storage (tmpfs).
-    @Test func aStagedFileIsOnDiskAndOutOfThePageCache() throws {
+    /// Before the transaction that names them begins, an upload's staged pictures are on disk (a crash otherwise
+    /// left committed products with empty images) and out of the page cache (20 GB of pictures pushed the
+    /// database's pages out of it): the original, its linked thumbnail and an encoded thumbnail alike. The kernel
+    /// drops only clean pages, so none resident means both. Not where the cache is the storage (tmpfs).
+    @Test func anUploadsStagedFilesAreOnDiskAndOutOfThePageCacheBeforeItsTransaction() async throws {
         let directory = Self.temporaryDataDirectory()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         guard try Self.fileSystemType(of: directory) != "tmpfs" else { return }
 
-        let path = directory + "/staged.part"
+        let storage = FileImageStorage(dataDirectory: directory)
         let size = 256 * 1024
-        try PosixFile.writeNew(ByteBuffer(repeating: 0x5A, count: size), to: path)
-        try PosixFile.syncDirectory(directory)
-        #expect(try Self.residentPages(of: path, size: size) == 0)
+        let key = MarketImageFileName.randomKey()
+        let original = ByteBuffer(repeating: 0x5A, count: size)
+        let linked = try await storage.stage(original, thumbnail: .original, as: StoredMarketImage(storageKey: key, format: .png, byteCount: size))
+        let encoded = try await storage.stage(original, thumbnail: .encoded(ByteBuffer(repeating: 0x33, count: size)),
+                                              as: StoredMarketImage(storageKey: MarketImageFileName.randomKey(), format: .jpeg, byteCount: size))
+        let staged = linked + encoded
+        _ = try await storage.placement(of: staged)
+        for file in staged {
+            guard case .temporaryFile(let url) = file.content else { Issue.record("not staged as a file"); continue }
+            #expect(try Self.residentPages(of: url.path, size: size) == 0, "\(file.name)")
+        }
+        await storage.discard(staged)
     }
 
     /// The type of the file system `path` is on, from the longest mount point above it in `/proc/mounts`.
