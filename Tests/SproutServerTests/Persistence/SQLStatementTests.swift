@@ -73,3 +73,17 @@ import Testing
         }
     }
 }
+
+/// Column names are found by comparing them in order up to `linearLimit` columns and through a dictionary past
+/// it; either way the first of two columns with one name wins (as in GRDB) and a missing name is an error.
+@Suite struct SQLColumnNamesTests {
+    @Test(arguments: [3, SQLColumnNames.linearLimit + 5])
+    func theFirstOfTwoColumnsWithOneNameWinsAndAMissingNameThrows(width: Int) throws {
+        let names = (0..<width).map { "column_\($0)" } + ["id", "column_1"]
+        let columns = SQLColumnNames(names)
+        #expect(try columns.index(of: "column_1") == 1)
+        #expect(try columns.index(of: "id") == width)
+        #expect(try columns.index(of: "column_\(width - 1)") == width - 1)
+        #expect(throws: SQLColumnError.self) { try columns.index(of: "created_at") }
+    }
+}
