@@ -111,4 +111,20 @@ import SproutWire
         #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 1_641_185_667.476999)) == "2022-01-03T04:54:27.477Z")
         #expect(StrapiTimestamp.string(from: Date(timeIntervalSince1970: 1_641_185_667.999_9999)) == "2022-01-03T04:54:28.000Z")
     }
+
+    /// The date is worked out by arithmetic, not `gmtime_r`: the same fields as glibc's for every second from
+    /// 1900 to 2200 that is tried, before 1970 too, and across leap days and the century years that are not leap.
+    @Test func datesAreGlibcsFromBefore1970ToPast2100() {
+        var generator = SystemRandomNumberGenerator()
+        let boundaries: [Int] = [-2_208_988_800, -1, 0, 951_782_399, 951_782_400, 951_868_800, 4_107_542_399, 4_107_542_400, 7_258_118_400]
+        let seconds = boundaries.flatMap { [$0 - 86_400, $0, $0 + 1] } + (0..<20_000).map { _ in Int.random(in: -2_208_988_800...7_258_118_400, using: &generator) }
+        for second in seconds {
+            var time = time_t(second)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                                  Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            #expect(UTCTimestamp.string(from: Date(timeIntervalSince1970: Double(second)), fractionDigits: 0) == expected, "\(second)")
+        }
+    }
 }
