@@ -50,7 +50,7 @@ struct FileImageStorage: MarketImageStorage {
 
     /// The upload's files are synced together, off the database's writer and off NIO's pool (picture reads), before
     /// the transaction: one wait for all of them instead of one per file as each was written. Measured on register
-    /// with three pictures: docs/benchmarks.md, "The register call, profiled".
+    /// with three pictures: docs/benchmarks.md, "Growth" (an upload's files synced together).
     func placement(of staged: [StagedMarketImageFile]) async throws -> MarketImagePlacement {
         let paths = staged.compactMap { file -> String? in
             guard case .temporaryFile(let temporary) = file.content else { return nil }

@@ -46,7 +46,7 @@ extension SQLRow {
     }
 }
 
-/// The column names of one result, looked up once per statement (not per row) by the executors.
+/// The column names of one result, gathered once per statement (not per row) by the executors.
 ///
 /// Looked up by comparing names in order, not by hashing: a row decoder asks once per column per row (a feed page,
 /// 20 posts and their 200 comments, about 1,400 times), and hashing each name was 6 % of that page's CPU (`perf`),
