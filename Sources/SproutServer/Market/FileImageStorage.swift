@@ -52,15 +52,12 @@ struct FileImageStorage: MarketImageStorage {
     /// the transaction: one wait for all of them instead of one per file as each was written. Measured on register
     /// with three pictures: docs/benchmarks.md, "Growth" (an upload's files synced together).
     func placement(of staged: [StagedMarketImageFile]) async throws -> MarketImagePlacement {
-        let paths = staged.compactMap { file -> String? in
-            guard case .temporaryFile(let temporary) = file.content else { return nil }
-            return temporary.path
-        }
-        if !paths.isEmpty { try await WorkPools.fileSyncs.runIfActive { try PosixFile.syncAndEvict(paths) } }
         let moves = staged.compactMap { file -> (from: String, to: String)? in
             guard case .temporaryFile(let temporary) = file.content else { return nil }
             return (temporary.path, url(of: file.name).path)
         }
+        let paths = moves.map(\.from)
+        if !paths.isEmpty { try await WorkPools.fileSyncs.runIfActive { try PosixFile.syncAndEvict(paths) } }
         let directories = Set(moves.map { ($0.to as NSString).deletingLastPathComponent }).sorted()
         return MarketImagePlacement(statements: []) {
             var placed: [String] = []
