@@ -53,7 +53,7 @@ public func buildApplication(
     var app = Application(
         responder: ShallowStreamResponder(inner: router.buildResponder()),
         server: .http1(configuration: .init(
-            additionalChannelHandlers: [RequestArrivalTimeoutHandler(timeout: requestTimeout, logger: logger)],
+            additionalChannelHandlers: [RequestArrivalLimitsHandler(timeout: requestTimeout, logger: logger)],
             idleTimeout: TimeAmount(configuration.server.idleTimeout)
         )),
         configuration: .init(address: .hostname(configuration.server.hostname, port: configuration.server.port), serverName: "Sprout"),

@@ -101,6 +101,19 @@ import Testing
         }
     }
 
+    /// The bound on body read unasked (`RequestArrivalLimitsHandler`) must never touch a body the server takes as it
+    /// arrives: over a real socket, five pictures at the Market's size limit (1.5 MB in all) are stored.
+    @Test func aLargeUploadTakenAsItArrivesIsStored() async throws {
+        try await withTestApp(.live) { client, _ in
+            let vendor = try await client.makeVendor("large")
+            let picture = TestImages.padded(try TestImages.jpeg(width: 300, height: 200), to: MarketUploadLimits().maximumImageBytes)
+            let parts: [TestPart] = [.params(MarketUploadAbuseTests.params(vendor))] + Array(repeating: .image(picture), count: 5)
+            let response = try await client.register(parts: parts, identifier: vendor.identifier)
+            #expect(response.status == .created, "\(response.status) \(response.text)")
+            #expect(response.json?["images"]?.array?.count == 5)
+        }
+    }
+
     @Test func normalRequestsOnAKeptAliveConnectionStillWork() async throws {
         try await withLiveServer { port, _ in
             try await RawConnection.open(port: port) { connection in

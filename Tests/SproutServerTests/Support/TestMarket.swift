@@ -51,6 +51,17 @@ enum TestImages {
         return Array(encoded[0..<2]) + exifSegment(orientation: orientation) + Array(encoded[2...])
     }
 
+    /// `jpeg` grown to `size` bytes by comment segments after its start marker: still a valid JPEG, as large as
+    /// a photo that fills the Market's per-picture limit.
+    static func padded(_ jpeg: [UInt8], to size: Int) -> [UInt8] {
+        var comments: [UInt8] = []
+        while jpeg.count + comments.count + 4 < size {
+            let length = min(65_535, size - jpeg.count - comments.count - 2)
+            comments += [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + [UInt8](repeating: UInt8(ascii: "x"), count: length - 2)
+        }
+        return Array(jpeg[0..<2]) + comments + Array(jpeg[2...])
+    }
+
     static func png(width: Int = 640, height: Int = 480) throws -> [UInt8] {
         try PNGCodec.encode(cornerBitmap(width: width, height: height, channels: 4))
     }

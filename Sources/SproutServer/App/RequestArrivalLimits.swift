@@ -3,11 +3,19 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// Bounds how long one request may take to arrive, from its head to the last byte of its body. Hummingbird's
-/// idle timeout closes a connection that sends nothing (half-sent headers included), but a body that trickles in
-/// a byte at a time never looks idle; this closes it once the request has taken longer than `timeout`, with a
-/// 408 first when no response has started.
-final class RequestArrivalTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// Bounds how a request may arrive: how long it takes, and how much of its body comes in unasked.
+///
+/// - **Time**, from its head to the last byte of its body. Hummingbird's idle timeout closes a connection that
+///   sends nothing (half-sent headers included), but a body that trickles in a byte at a time never looks idle;
+///   this closes it once the request has taken longer than `timeout`, with a 408 first when no response has started.
+/// - **Bytes read unasked.** While a handler is not taking a body (an upload waiting for its turn), the rest of it
+///   waits in the kernel's socket buffer. When the client then closes its side, NIO reads everything left in that
+///   buffer at once, whatever the pipeline asked for, so a client that hangs up mid-upload made the server hold its
+///   whole socket buffer: 64 uploads cut off at the end of a wrk run lifted peak RSS from about 65 to 100 MiB.
+///   Asked, NIO reads at most four buffers of `ReceiveBufferLimit.maximumReadBytes` a wake-up; more body than
+///   twice that since the last ask means the client has gone or half-closed with a body nobody is reading, and the
+///   connection is closed.
+final class RequestArrivalLimitsHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
@@ -19,6 +27,11 @@ final class RequestArrivalTimeoutHandler: ChannelDuplexHandler, RemovableChannel
     /// Responses started since the request now arriving began; a 408 may only be written when there is none.
     private var responseStarted = false
     private var closed = false
+    /// Body bytes that arrived since the pipeline last asked for a read.
+    private var bodyBytesUnasked = 0
+
+    /// Twice what one asked-for wake-up may bring (NIO's four reads of at most `maximumReadBytes`).
+    static let unaskedBodyLimit = 2 * 4 * ReceiveBufferLimit.maximumReadBytes
 
     init(timeout: TimeAmount, logger: Logger) {
         self.timeout = timeout
@@ -34,13 +47,22 @@ final class RequestArrivalTimeoutHandler: ChannelDuplexHandler, RemovableChannel
                 self.deadline = nil
                 self.requestTookTooLong(context: context)
             }
-        case .body:
-            break
+        case .body(let part):
+            bodyBytesUnasked += part.readableBytes
+            if bodyBytesUnasked > Self.unaskedBodyLimit {
+                closeOnBodyReadUnasked(context: context)
+                return
+            }
         case .end:
             deadline?.cancel()
             deadline = nil
         }
         context.fireChannelRead(data)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        bodyBytesUnasked = 0
+        context.read()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -66,6 +88,18 @@ final class RequestArrivalTimeoutHandler: ChannelDuplexHandler, RemovableChannel
         deadline?.cancel()
         deadline = nil
         context.fireChannelInactive()
+    }
+
+    private func closeOnBodyReadUnasked(context: ChannelHandlerContext) {
+        guard !closed else { return }
+        logger.debug("closing a connection that closed its side with a body nobody was reading", metadata: [
+            "unasked_bytes": "\(bodyBytesUnasked)",
+            "remote": "\(context.remoteAddress?.description ?? "?")",
+        ])
+        closed = true
+        deadline?.cancel()
+        deadline = nil
+        context.close(promise: nil)
     }
 
     private func requestTookTooLong(context: ChannelHandlerContext) {
