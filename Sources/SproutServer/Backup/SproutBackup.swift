@@ -280,10 +280,8 @@ public struct SproutBackup: Sendable {
         )
         let skips = skipsWhenLocked
         let logger = logger
-        return try await withThrowingTaskGroup(of: DatabaseSnapshot?.self) { group in
-            group.addTask { await PostgresPoolsRun.run([client], logger: logger); return nil }
-            defer { group.cancelAll() }
-            return try await client.withConnection { connection in
+        return try await PostgresPoolsRun.whileRunning([client], logger: logger) {
+            try await client.withConnection { connection in
                 func rows(_ sql: String) async throws -> [[String?]] {
                     var result: [[String?]] = []
                     for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresExecutor.silent) {

@@ -333,10 +333,8 @@ public struct SproutRestore: Sendable {
                 configuration: try .sprout(url: url, schema: configured, maximumConnections: 1, statementTimeout: .seconds(30)),
                 backgroundLogger: logger
             )
-            return try await withThrowingTaskGroup(of: PostgresTarget?.self) { group in
-                group.addTask { await PostgresPoolsRun.run([client], logger: logger); return nil }
-                defer { group.cancelAll() }
-                return try await client.withConnection { connection in
+            return try await PostgresPoolsRun.whileRunning([client], logger: logger) {
+                try await client.withConnection { connection in
                     func value(_ query: PostgresQuery) async throws -> String? {
                         for try await row in try await connection.query(query, logger: PostgresExecutor.silent) {
                             return try row.decode(String?.self)

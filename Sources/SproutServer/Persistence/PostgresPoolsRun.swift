@@ -17,6 +17,26 @@ enum PostgresPoolsRun {
         await run(clients.map { client in { await client.run() } }, grace: grace, logger: logger)
     }
 
+    /// Runs `clients` while `body` runs, which starts once every client's `run` has been entered, and stops them
+    /// when it returns. A lease before `run` would wait for it, but postgres-nio warns of it, and a command printed
+    /// that warning every time (`sprout seed` on PostgreSQL). Each client signals just before calling its `run`, whose
+    /// first step marks it running; `body` needs several hops to reach a lease, so it comes after.
+    static func whileRunning<Value: Sendable>(
+        _ clients: [PostgresClient], logger: Logger, _ body: @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let (entered, arrival) = AsyncStream.makeStream(of: Void.self)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await run(clients.map { client in { arrival.yield(); await client.run() } }, grace: grace, logger: logger)
+            }
+            defer { group.cancelAll() }
+            var waiting = clients.count
+            var arrivals = entered.makeAsyncIterator()
+            while waiting > 0, await arrivals.next() != nil { waiting -= 1 }
+            return try await body()
+        }
+    }
+
     /// `runs`: loops that end when cancelled or shut down gracefully, or should.
     static func run(_ runs: [@Sendable () async -> Void], grace: Duration, logger: Logger) async {
         // Not a child task: a child that never ends would hold its parent. Task locals, among them the service

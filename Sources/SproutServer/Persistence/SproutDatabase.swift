@@ -145,10 +145,8 @@ public final class SproutDatabase: Service, Sendable {
                 backgroundLogger: logger
             )
             let logger = logger
-            let migratedSchema = try await withThrowingTaskGroup(of: String?.self) { group in
-                group.addTask { await PostgresPoolsRun.run([direct], logger: logger); return nil }
-                defer { group.cancelAll() }
-                return try await Self.migratePostgres(migrations, at: now, on: direct, logger: logger)
+            let migratedSchema = try await PostgresPoolsRun.whileRunning([direct], logger: logger) {
+                try await Self.migratePostgres(migrations, at: now, on: direct, logger: logger)
             }
             try await checkPooledSessions(expectingSchema: migratedSchema)
             try await warnOfCLocale()
@@ -362,13 +360,7 @@ public final class SproutDatabase: Service, Sendable {
                 throw error
             }
         case .postgres:
-            let clients = connections.postgresClients
-            let logger = logger
-            return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await PostgresPoolsRun.run(clients, logger: logger) }
-                defer { group.cancelAll() }
-                return try await body(self)
-            }
+            return try await PostgresPoolsRun.whileRunning(connections.postgresClients, logger: logger) { try await body(self) }
         }
     }
 

@@ -32,6 +32,22 @@ struct PostgresPoolsRunTests {
         stuck.release()
     }
 
+    /// `sprout seed` on PostgreSQL printed postgres-nio's "`PostgresClient.run()` hasn't been called yet" every
+    /// time: the command's first query was leased before its pools' run had begun.
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func aCommandsFirstQueryWaitsForItsPoolsToRun() async throws {
+        let url = try #require(TestDatabasePlace.postgresURL)
+        let recorder = LogRecorder()
+        for _ in 0..<20 {
+            let database = try SproutDatabase(settings: .postgres(url: url), migrations: [], logger: recorder.logger(level: .warning))
+            let answer = try await database.withOpen { database in
+                try await database.executor.readFirst("SELECT 1 AS one", as: SQLInt.self)?.value
+            }
+            #expect(answer == 1)
+        }
+        #expect(recorder.records.filter { $0.message.contains("run()") }.map(\.message) == [])
+    }
+
     @Test func aCancelBeforeTheRunsStartStillEndsIt() async {
         let running = Task {
             await PostgresPoolsRun.run([{ try? await Task.sleep(for: .seconds(3600)) }], grace: .seconds(60), logger: Logger(label: "test"))
