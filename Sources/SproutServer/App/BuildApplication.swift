@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// Builds the whole Sprout application: database, migrations at start, every service's routes.
@@ -50,8 +51,10 @@ public func buildApplication(
         ))
     }
     let requestTimeout = TimeAmount(configuration.server.requestTimeout)
+    // On PostgreSQL a request's handler runs on the loop that read it (`LoopBoundResponder`); on SQLite, where it was.
+    let loopExecutors = database.executor.dialect == .postgres ? EventLoopTaskExecutors(MultiThreadedEventLoopGroup.singleton) : .none
     var app = Application(
-        responder: ShallowStreamResponder(inner: router.buildResponder()),
+        responder: ShallowStreamResponder(inner: LoopBoundResponder(inner: router.buildResponder(), executors: loopExecutors)),
         server: .http1(configuration: .init(
             additionalChannelHandlers: [RequestArrivalLimitsHandler(timeout: requestTimeout, logger: logger)],
             idleTimeout: TimeAmount(configuration.server.idleTimeout)
