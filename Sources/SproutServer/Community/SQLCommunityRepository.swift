@@ -75,7 +75,7 @@ struct SQLCommunityRepository: AccountActivity {
             SELECT \(raw: Self.postColumns), \(raw: Self.authorColumns) FROM posts p JOIN accounts a ON a.id = p.user_id
             WHERE p.id = \(bind: id) AND \(Self.postVisible(to: viewer))
             """
-        return try await attachComments(to: executor.read(statement, as: PostRow.self), viewer: viewer).first
+        return try await attachComments(to: executor.read(statement.prepared(), as: PostRow.self), viewer: viewer).first
     }
 
     /// A post (aliased `p`) is shown unless a moderator hid it, and then to its author only.
@@ -258,7 +258,8 @@ struct SQLCommunityRepository: AccountActivity {
                 SELECT \(raw: Self.shallowCommentColumns) FROM comments
                 WHERE post_id IN (\(list: chunk.map(\.id))) AND (hidden_at IS NULL OR user_id = \(bind: viewer)) ORDER BY post_id, id
                 """
-            for comment in try await executor.read(statement, as: ShallowComment.self) {
+            // One post's comments (its detail) is one statement, kept prepared; longer lists would make one per length.
+            for comment in try await executor.read(chunk.count == 1 ? statement.prepared() : statement, as: ShallowComment.self) {
                 byPost[comment.postID, default: []].append(comment)
             }
         }

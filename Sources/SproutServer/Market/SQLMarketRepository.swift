@@ -36,7 +36,8 @@ struct SQLMarketRepository: Sendable {
             LEFT JOIN market_images i ON i.product_id = p.id
             WHERE \(condition) ORDER BY i.position
             """
-        let rows = try await executor.read(statement, as: MarketProductRow.self)
+        // Kept prepared: a lookup by key (an id or a creation key), whose plan does not depend on the value.
+        let rows = try await executor.read(statement.prepared(), as: MarketProductRow.self)
         guard var product = rows.first?.product else { return nil }
         product.images = rows.compactMap(\.image)
         return product
