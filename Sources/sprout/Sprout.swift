@@ -16,7 +16,8 @@ import SproutServer
 /// `--static-swift-stdlib`): NIO finds the runtime's hook with `dlsym`, and a static build links the runtime with
 /// `--exclude-libs ALL`, which hides it, so there the call returns false and Swift's own pool runs the tasks. The
 /// release binary the benchmarks measure is the static one. Measured on 2026-11-28 (docs/benchmarks.md), the
-/// static build was the faster on SQLite and the slower on PostgreSQL.
+/// static build was the faster on SQLite and the slower on PostgreSQL; on PostgreSQL each request's handler is now
+/// bound to its loop instead (`LoopBoundResponder`).
 @main
 enum Entrypoint {
     static func main() async {

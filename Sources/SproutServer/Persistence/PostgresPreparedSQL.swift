@@ -69,11 +69,11 @@ extension SQLValue {
     }
 }
 
-/// One pool per event loop, for the statements kept prepared. A request's task runs on the event loop that read
-/// it (NIO's event loops run Swift's tasks, see `Entrypoint`), so a connection on that same loop writes the
-/// statement and reads its rows on the request's own thread; with one shared pool, the connection often lived
-/// on the other loop and each statement crossed threads twice. Where the tasks run on Swift's own pool instead (a
-/// `--static-swift-stdlib` build, see `Entrypoint`), every statement uses the first loop's pool.
+/// One pool per event loop, for the statements kept prepared. A request's handler runs on the event loop that read
+/// it (`LoopBoundResponder`; with a shared runtime, NIO's loops run every task, see `Entrypoint`), so a connection
+/// on that same loop writes the statement and reads its rows on the request's own thread; with one shared pool, the
+/// connection often lived on the other loop and each statement crossed threads twice. Off the loops (commands,
+/// tests, background services) every statement uses the first loop's pool.
 struct PostgresLoopPools: Sendable {
     let loops: [any EventLoop]
     let clients: [PostgresClient]
