@@ -25,15 +25,28 @@ public struct DiarySeeder: Sendable {
             throw SQLRowError.missingReturnedRow
         }
         let repository = SQLDiaryRepository(executor: executor)
-        for day in 0..<count {
-            let created = now.addingTimeInterval(-Double(count - 1 - day) * 86_400)
-            let body = (0..<3).map { Self.lines[(day + $0 * 2) % Self.lines.count] }.joined(separator: "\n")
-            let write = DiaryWrite(
-                title: "\(Self.moods[day % Self.moods.count]) (\(day + 1)일째)", body: body,
-                createdMilliseconds: Int(DiaryTimestamp.milliseconds(of: created)), weather: .keep, baseMilliseconds: nil
-            )
-            _ = try await repository.put(accountID: account.value, id: UUID().uuidString.lowercased(), write: write, now: now)
+        // Several writes in flight, so the writer's group commit (on either database) shares one commit among them:
+        // one at a time, each waited for its own fsync on PostgreSQL.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for day in 0..<count {
+                if day >= Self.writesInFlight { try await group.next() }
+                let write = Self.entry(day: day, of: count, now: now)
+                group.addTask { _ = try await repository.put(accountID: account.value, id: UUID().uuidString.lowercased(), write: write, now: now) }
+            }
+            try await group.waitForAll()
         }
         return count
+    }
+
+    static let writesInFlight = 16
+
+    /// Day `day` of `count` days ending `now`.
+    private static func entry(day: Int, of count: Int, now: Date) -> DiaryWrite {
+        let created = now.addingTimeInterval(-Double(count - 1 - day) * 86_400)
+        let body = (0..<3).map { lines[(day + $0 * 2) % lines.count] }.joined(separator: "\n")
+        return DiaryWrite(
+            title: "\(moods[day % moods.count]) (\(day + 1)일째)", body: body,
+            createdMilliseconds: Int(DiaryTimestamp.milliseconds(of: created)), weather: .keep, baseMilliseconds: nil
+        )
     }
 }
