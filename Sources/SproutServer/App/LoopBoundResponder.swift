@@ -8,8 +8,8 @@ import NIOPosix
 ///
 /// In the release binary (`--static-swift-stdlib`) NIO cannot make its loops run every task (`Entrypoint`), and a
 /// todo show on PostgreSQL crossed threads about six times (docs/benchmarks.md, "PostgreSQL: where a request's CPU
-/// goes"). Measured (release build, todo show, wrk -c16, two runs each, alternating): 5,566–5,833 req/s before,
-/// 8,684–9,813 with this. On SQLite the same made show and create 12–21 % slower (its reads and writes are
+/// goes"). Measured (release builds alternating, todo show, wrk -c16): 5,640 / 6,071 req/s before, 9,304 / 9,782
+/// with this (docs/benchmarks.md, "each request's handler on its own loop"). On SQLite the same made show and create 12–21 % slower (its reads and writes are
 /// synchronous and already on threads of their own), so there the executors are `.none` and nothing changes.
 ///
 /// Per request, not per connection: binding a connection's whole task to its loop doubled the show rate, but cost
