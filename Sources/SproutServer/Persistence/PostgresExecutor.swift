@@ -21,7 +21,7 @@ struct PostgresExecutor: SQLExecutor {
 
     init(client: PostgresClient, preparedPools: PostgresLoopPools?, metrics: DatabaseMetrics? = nil, slowReads: ConcurrencyLimit, logger: Logger) {
         self.client = client
-        writes = PostgresWriteBatcher(client: client, metrics: metrics)
+        writes = PostgresWriteBatcher(client: client, keepsStatementsPrepared: preparedPools != nil, metrics: metrics)
         self.preparedPools = preparedPools
         self.slowReads = slowReads
         statistics = PlannerStatistics(logger: logger) { table in
@@ -106,11 +106,16 @@ struct PostgresExecutor: SQLExecutor {
     }
 
     private func fetchPrepared<Row: SQLRowDecodable>(_ statement: SQLStatement, on preparedPools: PostgresLoopPools) async throws -> [Row] {
+        try await preparedPools.current.withOpenConnection { connection in
+            try await Self.preparedRows(statement, on: connection)
+        }
+    }
+
+    /// `statement` as a named prepared statement on `connection` (prepared there the first time it runs there).
+    static func preparedRows<Row: SQLRowDecodable>(_ statement: SQLStatement, on connection: PostgresConnection) async throws -> [Row] {
         let prepared = PostgresPreparedSQL(statement)
         return try await PostgresPreparedSQL.$current.withValue(prepared.text) {
-            try await preparedPools.current.withOpenConnection { connection in
-                try await Self.rows(try await connection.execute(prepared, logger: Self.silent), on: connection.eventLoop)
-            }
+            try await rows(try await connection.execute(prepared, logger: silent), on: connection.eventLoop)
         }
     }
 
