@@ -19,9 +19,13 @@ struct PostgresExecutor: SQLExecutor {
     let writes: PostgresWriteBatcher
     var dialect: SQLDialect { .postgres }
 
-    init(client: PostgresClient, preparedPools: PostgresLoopPools?, metrics: DatabaseMetrics? = nil, slowReads: ConcurrencyLimit, logger: Logger) {
+    /// `batchClient`: the pool the group commit's transactions run on (`PostgresWriteBatcher.loop`'s), else `client`.
+    init(
+        client: PostgresClient, batchClient: PostgresClient? = nil, preparedPools: PostgresLoopPools?, metrics: DatabaseMetrics? = nil,
+        slowReads: ConcurrencyLimit, logger: Logger
+    ) {
         self.client = client
-        writes = PostgresWriteBatcher(client: client, keepsStatementsPrepared: preparedPools != nil, metrics: metrics)
+        writes = PostgresWriteBatcher(client: batchClient ?? client, keepsStatementsPrepared: preparedPools != nil, metrics: metrics)
         self.preparedPools = preparedPools
         self.slowReads = slowReads
         statistics = PlannerStatistics(logger: logger) { table in

@@ -1,5 +1,6 @@
 import Logging
 import NIOConcurrencyHelpers
+import NIOPosix
 import PostgresNIO
 
 /// Group commit for PostgreSQL: single-statement writes that arrive while a batch is committing share the next
@@ -28,6 +29,15 @@ final class PostgresWriteBatcher: Sendable {
     /// Bounds one commit's latency when writes pour in.
     static let maximumBatch = 64
     static let lockTimeout = "200ms"
+
+    /// The thread the batches' connections (`SproutDatabase`'s batch pool) and their statements run on, shared by
+    /// every database of the process. A batch's statements go one after another, each waiting for the one before;
+    /// on the event loops that also parse and answer HTTP, each waited its turn behind that work too. Todo create
+    /// at 64 connections on a durable PostgreSQL: 5,235 / 5,464 → 5,894 / 6,461 req/s with this thread.
+    static let loop: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// Connections of the batch pool: batches are committed one at a time.
+    static let connections = 2
 
     private let client: PostgresClient
     private let queue = GroupCommitQueue<Pending>(maximumBatch: PostgresWriteBatcher.maximumBatch)

@@ -27,12 +27,12 @@ public final class SproutDatabase: Service, Sendable {
         case sqlite(DatabasePool, SQLiteThreadReaders, SQLiteCheckpointer)
         /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`; none
         /// through a transaction pooler). `listening`: one connection of its own, for the event hub's `LISTEN`
-        /// (`PostgresEventListener`), to PostgreSQL itself.
-        case postgres(PostgresClient, prepared: PostgresLoopPools?, listening: PostgresClient)
+        /// (`PostgresEventListener`), to PostgreSQL itself. `batches`: the group commit's (`PostgresWriteBatcher`).
+        case postgres(PostgresClient, batches: PostgresClient, prepared: PostgresLoopPools?, listening: PostgresClient)
 
         var postgresClients: [PostgresClient] {
-            guard case .postgres(let client, let prepared, let listening) = self else { return [] }
-            return [client, listening] + (prepared?.clients ?? [])
+            guard case .postgres(let client, let batches, let prepared, let listening) = self else { return [] }
+            return [client, batches, listening] + (prepared?.clients ?? [])
         }
     }
 
@@ -75,6 +75,9 @@ public final class SproutDatabase: Service, Sendable {
                 statementTimeout: pooler == nil ? Self.postgresStatementTimeout : nil
             )
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            var batchConfiguration = configuration
+            batchConfiguration.options.maximumConnections = PostgresWriteBatcher.connections
+            let batches = PostgresClient(configuration: batchConfiguration, eventLoopGroup: PostgresWriteBatcher.loop, backgroundLogger: logger)
             var prepared: PostgresLoopPools?
             if pooler == nil {
                 let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
@@ -93,9 +96,9 @@ public final class SproutDatabase: Service, Sendable {
                 ),
                 backgroundLogger: logger
             )
-            connections = .postgres(client, prepared: prepared, listening: listening)
+            connections = .postgres(client, batches: batches, prepared: prepared, listening: listening)
             executor = PostgresExecutor(
-                client: client, preparedPools: prepared, metrics: measured,
+                client: client, batchClient: batches, preparedPools: prepared, metrics: measured,
                 slowReads: ConcurrencyLimit(Self.postgresConnections / 2, onWait: slowReadWaits), logger: logger
             )
         }
@@ -105,7 +108,7 @@ public final class SproutDatabase: Service, Sendable {
             switch connections {
             case .sqlite(let pool, _, let checkpointer):
                 return try await SQLiteEventSignals.start(pool: pool, checkpointer: checkpointer, hub: hub)
-            case .postgres(_, _, let listening):
+            case .postgres(_, _, _, let listening):
                 return [PostgresEventListener.start(client: listening, hub: hub, logger: logger)]
             }
         }
@@ -132,7 +135,7 @@ public final class SproutDatabase: Service, Sendable {
                     return .commit
                 }
             }
-        case .postgres(let client, _, _):
+        case .postgres(let client, _, _, _):
             guard case .postgres(_, let schema, let pooler?) = settings else {
                 _ = try await Self.migratePostgres(migrations, at: now, on: client, logger: logger)
                 try await warnOfCLocale()
