@@ -88,7 +88,12 @@ struct PostgresExecutor: SQLExecutor {
         }
     }
 
+    /// In the group commit like `write`, the whole sequence together (`PostgresWriteBatcher`).
     func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row] {
+        try await writes.write(statements, as: Row.self) { try await writeSequenceAlone(statements, as: Row.self) }
+    }
+
+    private func writeSequenceAlone<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row] {
         guard let last = statements.last else { return [] }
         return try await PostgresTransaction.run(on: client) { connection in
             for statement in statements.dropLast() {

@@ -3,8 +3,8 @@ import NIOConcurrencyHelpers
 import NIOPosix
 import PostgresNIO
 
-/// Group commit for PostgreSQL: single-statement writes that arrive while a batch is committing share the next
-/// transaction, so many requests pay for one commit (one WAL flush with `synchronous_commit` on) instead of one
+/// Group commit for PostgreSQL: writes (single statements and sequences) that arrive while a batch is committing
+/// share the next transaction, so many requests pay for one commit (one WAL flush with `synchronous_commit` on) instead of one
 /// each. Every caller hears of its write only after the transaction holding it committed.
 ///
 /// A batch is all or nothing. If any statement of it fails (a unique violation, a lock it waited for too long,
@@ -57,17 +57,25 @@ final class PostgresWriteBatcher: Sendable {
     func write<Row: SQLRowDecodable>(
         _ statement: SQLStatement, as type: Row.Type, alone: @escaping @Sendable () async throws -> [Row]
     ) async throws -> [Row] {
+        try await write([statement], as: Row.self, alone: alone)
+    }
+
+    /// Several statements, one after another in the batch's transaction, answering the last one's rows (a sequence
+    /// is all or nothing with its batch). `alone` runs them in a transaction of their own: for a batch of one, and
+    /// again after a batch was rolled back.
+    func write<Row: SQLRowDecodable>(
+        _ statements: [SQLStatement], as type: Row.Type, alone: @escaping @Sendable () async throws -> [Row]
+    ) async throws -> [Row] {
+        guard let last = statements.last else { return [] }
         let outcome = NIOLockedValueBox<Result<[Row], any Error>?>(nil)
-        let prepared = keepsStatementsPrepared && statement.isPrepared
+        let keepsStatementsPrepared = keepsStatementsPrepared
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Row], any Error>) in
             let pending = Pending(
                 perform: { connection in
-                    let rows: [Row] = prepared
-                        ? try await PostgresExecutor.preparedRows(statement, on: connection)
-                        : try await PostgresExecutor.rows(
-                            try await connection.query(PostgresExecutor.query(statement), logger: PostgresExecutor.silent),
-                            on: connection.eventLoop
-                        )
+                    for statement in statements.dropLast() {
+                        let _: [SQLIgnoredRow] = try await Self.run(statement, on: connection, prepared: keepsStatementsPrepared)
+                    }
+                    let rows: [Row] = try await Self.run(last, on: connection, prepared: keepsStatementsPrepared)
                     outcome.withLockedValue { $0 = .success(rows) }
                 },
                 performAlone: {
@@ -116,6 +124,19 @@ final class PostgresWriteBatcher: Sendable {
                 for item in batch { item.deliver(nil) }
             }
         }
+    }
+
+    /// A statement on the batch's connection, prepared there when it is marked so and sessions keep statements.
+    private static func run<Row: SQLRowDecodable>(_ statement: SQLStatement, on connection: PostgresConnection, prepared: Bool) async throws -> [Row] {
+        if prepared && statement.isPrepared { return try await PostgresExecutor.preparedRows(statement, on: connection) }
+        return try await PostgresExecutor.rows(
+            try await connection.query(PostgresExecutor.query(statement), logger: PostgresExecutor.silent), on: connection.eventLoop
+        )
+    }
+
+    /// The rows of a statement whose answer nobody reads (a sequence's statements before its last).
+    private struct SQLIgnoredRow: SQLRowDecodable {
+        init(row: some SQLRow) {}
     }
 
     private enum BatchOutcome {
