@@ -23,10 +23,9 @@ struct SQLDiaryRepository: Sendable {
 
     /// The entry or its tombstone; nil if the account never had it.
     func entry(accountID: Int, id: String) async throws -> DiaryEntry? {
-        try await executor.readFirst(
-            "SELECT \(raw: DiaryEntry.columns) FROM diary_entries WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id)",
-            as: DiaryEntry.self
-        )
+        let statement: SQLStatement =
+            "SELECT \(raw: DiaryEntry.columns) FROM diary_entries WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id)"
+        return try await executor.readFirst(statement.prepared(), as: DiaryEntry.self)
     }
 
     /// Writes only over the version it read. PUTs of one entry take turns in this process (`KeyedTurns`); one
@@ -100,11 +99,12 @@ struct SQLDiaryRepository: Sendable {
     func changes(accountID: Int, since: Int, limit: Int, now: Date) async throws -> DiaryChanges {
         let tick = try await executor.writeFirst(clockTick(accountID: accountID, now: Int(DiaryTimestamp.milliseconds(of: now))), as: SQLInt.self)
         guard let clock = tick?.value else { throw SQLRowError.missingReturnedRow }
-        let rows = try await executor.read("""
+        let changed: SQLStatement = """
             SELECT \(raw: DiaryEntry.columns) FROM diary_entries
             WHERE account_id = \(bind: accountID) AND updated_ms > \(bind: since) AND updated_ms <= \(bind: clock)
             ORDER BY updated_ms LIMIT \(bind: limit + 1)
-            """, as: DiaryEntry.self)
+            """
+        let rows = try await executor.read(changed.prepared(), as: DiaryEntry.self)
         guard rows.count > limit else { return DiaryChanges(changes: rows, nowMilliseconds: clock, hasMore: false) }
         let page = Array(rows.prefix(limit))
         return DiaryChanges(changes: page, nowMilliseconds: page[page.count - 1].updatedMilliseconds, hasMore: true)
@@ -122,27 +122,29 @@ struct SQLDiaryRepository: Sendable {
     /// Moves the account's clock to at least 1 ms past its last value and not behind `now`.
     private func clockTick(accountID: Int, now: Int) -> SQLStatement {
         let greatest = executor.dialect == .sqlite ? "max" : "GREATEST"
-        return """
+        let statement: SQLStatement = """
             INSERT INTO diary_clocks (account_id, last_ms) VALUES (\(bind: accountID), \(bind: now))
             ON CONFLICT (account_id) DO UPDATE SET last_ms = \(raw: greatest)(diary_clocks.last_ms + 1, excluded.last_ms)
             RETURNING last_ms
             """
+        return statement.prepared()
     }
 
     /// Keeps the newest `keptVersions - 1` versions of the entry, in the transaction of a write that may add one
     /// (the `diary_versions_keep` trigger copies the version it replaces), so at most `keptVersions` remain.
     private func pruneVersions(accountID: Int, id: String) -> SQLStatement {
-        """
-        DELETE FROM diary_versions WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id) AND id NOT IN (
-          SELECT id FROM diary_versions WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id)
-          ORDER BY id DESC LIMIT \(bind: keptVersions - 1))
-        """
+        let statement: SQLStatement = """
+            DELETE FROM diary_versions WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id) AND id NOT IN (
+              SELECT id FROM diary_versions WHERE account_id = \(bind: accountID) AND entry_id = \(bind: id)
+              ORDER BY id DESC LIMIT \(bind: keptVersions - 1))
+            """
+        return statement.prepared()
     }
 
     /// Creates the entry, or replaces it if it is still at `expected` (-1: the caller saw none).
     private func upsert(accountID: Int, id: String, content: DiaryContent, base: Int?, expected: Int?) -> SQLStatement {
         let weather = content.weather
-        return """
+        let statement: SQLStatement = """
             INSERT INTO diary_entries (account_id, entry_id, title, body, created_ms, updated_ms, weather_main, weather_description,
               weather_icon, weather_temp_c, deleted, base_ms)
             VALUES (
@@ -157,5 +159,7 @@ struct SQLDiaryRepository: Sendable {
             WHERE diary_entries.updated_ms = \(bind: expected ?? -1)
             RETURNING \(raw: DiaryEntry.columns)
             """
+        // Prepared, as every statement of a PUT: parsing and planning them was a third of PostgreSQL's time for one.
+        return statement.prepared()
     }
 }
