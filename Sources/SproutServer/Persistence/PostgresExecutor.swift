@@ -14,6 +14,8 @@ import PostgresNIO
 struct PostgresExecutor: SQLExecutor {
     let client: PostgresClient
     let preparedPools: PostgresLoopPools?
+    /// Pools per event loop for plain reads and lone writes that are not kept prepared (nil: `client` runs them).
+    let plainPools: PostgresLoopPools?
     let slowReads: ConcurrencyLimit
     let statistics: PlannerStatistics
     let writes: PostgresWriteBatcher
@@ -21,10 +23,11 @@ struct PostgresExecutor: SQLExecutor {
 
     /// `batchClient`: the pool the group commit's transactions run on (`PostgresWriteBatcher.loop`'s), else `client`.
     init(
-        client: PostgresClient, batchClient: PostgresClient? = nil, preparedPools: PostgresLoopPools?, metrics: DatabaseMetrics? = nil,
-        slowReads: ConcurrencyLimit, logger: Logger
+        client: PostgresClient, batchClient: PostgresClient? = nil, preparedPools: PostgresLoopPools?, plainPools: PostgresLoopPools? = nil,
+        metrics: DatabaseMetrics? = nil, slowReads: ConcurrencyLimit, logger: Logger
     ) {
         self.client = client
+        self.plainPools = plainPools
         writes = PostgresWriteBatcher(client: batchClient ?? client, keepsStatementsPrepared: preparedPools != nil, metrics: metrics)
         self.preparedPools = preparedPools
         self.slowReads = slowReads
@@ -40,21 +43,22 @@ struct PostgresExecutor: SQLExecutor {
     }
 
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
-        try await fetchAgainIfTheSessionEnded(statement)
+        try await fetchAgainIfTheSessionEnded(statement, on: plainPools?.current ?? client)
     }
 
+    /// On the shared pool, so that searches never hold every connection of a loop's pool.
     func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
-        try await slowReads.run { try await fetchAgainIfTheSessionEnded(statement) }
+        try await slowReads.run { try await fetchAgainIfTheSessionEnded(statement, on: client) }
     }
 
     /// A read that met a connection whose session had ended is read again on another, twice at most: the pool hands
     /// out such a connection until it hears of its end (after PostgreSQL restarts, each pooled one once), and a
     /// read changes nothing, so running it again is safe. (A write is not run again: it may have committed.)
-    private func fetchAgainIfTheSessionEnded<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
+    private func fetchAgainIfTheSessionEnded<Row: SQLRowDecodable>(_ statement: SQLStatement, on pool: PostgresClient) async throws -> [Row] {
         var againsLeft = 2
         while true {
             do {
-                return try await fetch(statement)
+                return try await fetch(statement, on: pool)
             } catch where againsLeft > 0 && PostgresTransaction.endedTheSession(error) {
                 againsLeft -= 1
             }
@@ -63,7 +67,7 @@ struct PostgresExecutor: SQLExecutor {
 
     /// Concurrent single-statement writes share transactions (`PostgresWriteBatcher`).
     func write<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
-        try await writes.write(statement, as: Row.self) { try await fetch(statement) }
+        try await writes.write(statement, as: Row.self) { try await fetch(statement, on: plainPools?.current ?? client) }
     }
 
     func writeAll(_ statements: [SQLStatement]) async throws {
@@ -107,9 +111,10 @@ struct PostgresExecutor: SQLExecutor {
     /// `client.execute`: in postgres-nio 1.33 they give the connection back only when the rows' stream finishes
     /// after the caller starts reading it, so a statement that failed while executing before that (a division by
     /// zero, a unique violation) kept its connection leased for good; a pool of one then hung on the next call.
-    private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement) async throws -> [Row] {
+    /// `pool`: where a statement not kept prepared runs.
+    private func fetch<Row: SQLRowDecodable>(_ statement: SQLStatement, on pool: PostgresClient) async throws -> [Row] {
         if statement.isPrepared, let preparedPools { return try await fetchPrepared(statement, on: preparedPools) }
-        return try await client.withOpenConnection { connection in
+        return try await pool.withOpenConnection { connection in
             try await Self.rows(try await connection.query(Self.query(statement), logger: Self.silent), on: connection.eventLoop)
         }
     }

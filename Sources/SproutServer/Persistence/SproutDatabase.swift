@@ -28,11 +28,11 @@ public final class SproutDatabase: Service, Sendable {
         /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`; none
         /// through a transaction pooler). `listening`: one connection of its own, for the event hub's `LISTEN`
         /// (`PostgresEventListener`), to PostgreSQL itself. `batches`: the group commit's (`PostgresWriteBatcher`).
-        case postgres(PostgresClient, batches: PostgresClient, prepared: PostgresLoopPools?, listening: PostgresClient)
+        case postgres(PostgresClient, batches: PostgresClient, prepared: PostgresLoopPools?, plain: PostgresLoopPools?, listening: PostgresClient)
 
         var postgresClients: [PostgresClient] {
-            guard case .postgres(let client, let batches, let prepared, let listening) = self else { return [] }
-            return [client, batches, listening] + (prepared?.clients ?? [])
+            guard case .postgres(let client, let batches, let prepared, let plain, let listening) = self else { return [] }
+            return [client, batches, listening] + (prepared?.clients ?? []) + (plain?.clients ?? [])
         }
     }
 
@@ -46,6 +46,9 @@ public final class SproutDatabase: Service, Sendable {
     /// Connections for the statements kept prepared (the hot lookups and list pages; each is one short statement),
     /// shared out over the event loops (at least 2 on each).
     static let postgresPreparedConnections = 8
+    /// Connections for plain reads not kept prepared, shared out over the event loops like the prepared ones, so a
+    /// handler's rows come back on its own thread.
+    static let postgresPlainConnections = 6
     static let postgresStatementTimeout: Duration = .seconds(10)
 
     /// `metrics` on: every statement is timed (`MeasuredExecutor`), and the waits for the writer and for slow-read
@@ -79,8 +82,12 @@ public final class SproutDatabase: Service, Sendable {
             batchConfiguration.options.maximumConnections = PostgresWriteBatcher.connections
             let batches = PostgresClient(configuration: batchConfiguration, eventLoopGroup: PostgresWriteBatcher.loop, backgroundLogger: logger)
             var prepared: PostgresLoopPools?
+            var plain: PostgresLoopPools?
             if pooler == nil {
                 let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+                var plainConfiguration = configuration
+                plainConfiguration.options.maximumConnections = max(2, Self.postgresPlainConnections / loops.count)
+                plain = PostgresLoopPools(configuration: plainConfiguration, loops: loops, logger: logger)
                 let preparedConfiguration = try PostgresClient.Configuration.sprout(
                     url: url,
                     schema: schema,
@@ -96,9 +103,9 @@ public final class SproutDatabase: Service, Sendable {
                 ),
                 backgroundLogger: logger
             )
-            connections = .postgres(client, batches: batches, prepared: prepared, listening: listening)
+            connections = .postgres(client, batches: batches, prepared: prepared, plain: plain, listening: listening)
             executor = PostgresExecutor(
-                client: client, batchClient: batches, preparedPools: prepared, metrics: measured,
+                client: client, batchClient: batches, preparedPools: prepared, plainPools: plain, metrics: measured,
                 slowReads: ConcurrencyLimit(Self.postgresConnections / 2, onWait: slowReadWaits), logger: logger
             )
         }
@@ -108,7 +115,7 @@ public final class SproutDatabase: Service, Sendable {
             switch connections {
             case .sqlite(let pool, _, let checkpointer):
                 return try await SQLiteEventSignals.start(pool: pool, checkpointer: checkpointer, hub: hub)
-            case .postgres(_, _, _, let listening):
+            case .postgres(_, _, _, _, let listening):
                 return [PostgresEventListener.start(client: listening, hub: hub, logger: logger)]
             }
         }
@@ -135,7 +142,7 @@ public final class SproutDatabase: Service, Sendable {
                     return .commit
                 }
             }
-        case .postgres(let client, _, _, _):
+        case .postgres(let client, _, _, _, _):
             guard case .postgres(_, let schema, let pooler?) = settings else {
                 _ = try await Self.migratePostgres(migrations, at: now, on: client, logger: logger)
                 try await warnOfCLocale()
