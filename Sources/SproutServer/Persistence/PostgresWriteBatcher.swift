@@ -33,7 +33,7 @@ final class PostgresWriteBatcher: Sendable {
     /// The thread the batches' connections (`SproutDatabase`'s batch pool) and their statements run on, shared by
     /// every database of the process. A batch's statements go one after another, each waiting for the one before;
     /// on the event loops that also parse and answer HTTP, each waited its turn behind that work too. Todo create
-    /// at 64 connections on a durable PostgreSQL: 5,235 / 5,464 → 5,894 / 6,461 req/s with this thread.
+    /// at 64 connections on a durable PostgreSQL: 5,426 / 5,224 → 6,084 / 5,669 req/s with this thread.
     static let loop: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Connections of the batch pool: batches are committed one at a time.
@@ -128,6 +128,8 @@ final class PostgresWriteBatcher: Sendable {
 
     /// A statement on the batch's connection, prepared there when it is marked so and sessions keep statements.
     private static func run<Row: SQLRowDecodable>(_ statement: SQLStatement, on connection: PostgresConnection, prepared: Bool) async throws -> [Row] {
+        // A statement sent to a closed connection would never be answered (`PostgresTransaction`).
+        try connection.checkOpen()
         if prepared && statement.isPrepared { return try await PostgresExecutor.preparedRows(statement, on: connection) }
         return try await PostgresExecutor.rows(
             try await connection.query(PostgresExecutor.query(statement), logger: PostgresExecutor.silent), on: connection.eventLoop
