@@ -203,6 +203,39 @@ struct PostgresPreparedSQLTests {
         }
     }
 
+    /// A read not kept prepared runs on the pool of the event loop its task runs on (its rows then come back on that
+    /// thread), a slow read on the shared pool (a search must not hold a loop's few connections).
+    @Test(.enabled(if: TestDatabasePlace.postgresURL != nil, "needs SPROUT_TEST_DATABASE_URL"))
+    func aPlainReadUsesThePoolOfItsEventLoopAndASlowReadTheSharedOne() async throws {
+        let logger = testLogger()
+        let url = try #require(TestDatabasePlace.postgresURL)
+        let configuration = try PostgresClient.Configuration.sprout(url: url, schema: nil, maximumConnections: 1, statementTimeout: .seconds(30))
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let plain = PostgresLoopPools(configuration: configuration, loops: Array(loops.makeIterator()), logger: logger)
+        let executor = PostgresExecutor(client: client, preparedPools: nil, plainPools: plain, slowReads: ConcurrencyLimit(1), logger: logger)
+        let backend: SQLStatement = "SELECT pg_backend_pid() AS value"
+        func sessionReading(on loop: any EventLoop) async throws -> Int? {
+            try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
+                await Task.yield()
+                return try await executor.readFirst(backend, as: SQLInt.self)?.value
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await PostgresPoolsRun.run([client] + plain.clients, logger: logger) }
+            defer { group.cancelAll() }
+            let threads = Array(loops.makeIterator())
+            let (first, second) = (threads[0], threads[1])
+            let onFirst = try #require(try await sessionReading(on: first))
+            #expect(try await sessionReading(on: first) == onFirst)
+            let onSecond = try #require(try await sessionReading(on: second))
+            #expect(onSecond != onFirst)
+            let slow = try #require(try await executor.slowRead(backend, as: SQLInt.self).first?.value)
+            #expect(slow != onFirst && slow != onSecond)
+        }
+        try await loops.shutdownGracefully()
+    }
+
     /// Pools of one connection each, so every call of a test meets the same sessions.
     private func withOneConnection(_ body: @Sendable (PostgresExecutor) async throws -> Void) async throws {
         let logger = testLogger()
