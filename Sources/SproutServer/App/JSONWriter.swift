@@ -48,6 +48,12 @@ struct JSONWriter {
         buffer.writeString(value.isFinite ? value.description : "0.0")
     }
 
+    /// A number as JSONEncoder writes a `Double`: Swift's shortest text without a trailing `.0` (`21`, `21.5`).
+    mutating func encoderNumber(_ value: Double) {
+        let text = value.description
+        buffer.writeString(text.hasSuffix(".0") ? String(text.dropLast(2)) : text)
+    }
+
     mutating func bool(_ value: Bool) {
         value ? raw("true") : raw("false")
     }

@@ -128,3 +128,46 @@ import SproutWire
         }
     }
 }
+
+/// The hand-written Diary JSON is byte for byte what the shared JSONEncoder writes.
+@Suite struct DiaryJSONWriterTests {
+    static let weathers: [DiaryWeatherJSON?] = [
+        nil, DiaryWeatherJSON(main: "Clear", icon: "01d"),
+        DiaryWeatherJSON(main: "Clouds", description: "few \"clouds\" / 구름", icon: "02n", tempC: 21.5),
+        DiaryWeatherJSON(main: "Rain", description: "", icon: "10d", tempC: 20.0),
+        DiaryWeatherJSON(main: "Snow", icon: "13n", tempC: -3.25),
+        DiaryWeatherJSON(main: "Mist", description: "mist", icon: "50d", tempC: 0.1),
+        DiaryWeatherJSON(main: "Clear", icon: "01d", tempC: -150), DiaryWeatherJSON(main: "Clear", icon: "01d", tempC: 149.9),
+        DiaryWeatherJSON(main: "Clear", icon: "01d", tempC: 0),
+    ]
+
+    static let entries = JSONWriterTests.awkwardTitles.enumerated().flatMap { index, text in
+        weathers.map { weather in
+            DiaryEntryJSON(id: "6f1c1c9e-0b7e-4c43-9a57-\(String(format: "%012d", index))", title: text, body: "둘째 줄\n" + text,
+                           createdAt: "2024-03-01T09:00:00.000Z", updatedAt: "2024-03-01T09:00:00.\(String(format: "%03d", index))Z", weather: weather)
+        }
+    }
+
+    @Test func entriesAndPagesAreWrittenAsJSONEncoderWritesThem() throws {
+        for entry in Self.entries {
+            #expect(JSONWriterTests.written(entry) == (try JSONWriterTests.encoded(entry)), "\(entry)")
+        }
+        for page in [DiaryPageJSON(entries: Self.entries, total: 1_234), DiaryPageJSON(entries: [], total: 0)] {
+            #expect(JSONWriterTests.written(page) == (try JSONWriterTests.encoded(page)))
+        }
+    }
+
+    @Test func changesLiveAndDeletedAreWrittenAsJSONEncoderWritesThem() throws {
+        var changes = Self.entries.map(DiaryChangeJSON.init(entry:))
+        changes.insert(DiaryChangeJSON(tombstoneID: "0d8e2b1a-aaaa-4bbb-8ccc-000000000001", updatedAt: "2024-03-02T10:00:00.001Z"), at: 3)
+        var partial = DiaryChangeJSON(entry: Self.entries[0])
+        (partial.title, partial.body, partial.createdAt) = (nil, nil, nil)
+        changes.append(partial)
+        for answer in [
+            DiaryChangesJSON(changes: changes, now: "2024-03-02T10:00:00.002Z", hasMore: true),
+            DiaryChangesJSON(changes: [], now: "1970-01-01T00:00:00.000Z", hasMore: false),
+        ] {
+            #expect(JSONWriterTests.written(answer) == (try JSONWriterTests.encoded(answer)))
+        }
+    }
+}
