@@ -25,9 +25,10 @@ public final class SproutDatabase: Service, Sendable {
         /// GRDB's pool for writes, slow reads and migrations; each thread's own connection for plain reads; the
         /// writer's checkpoints.
         case sqlite(DatabasePool, SQLiteThreadReaders, SQLiteCheckpointer)
-        /// The pool for most statements, and those for statements kept prepared (`SQLStatement.prepared()`; none
-        /// through a transaction pooler). `listening`: one connection of its own, for the event hub's `LISTEN`
-        /// (`PostgresEventListener`), to PostgreSQL itself. `batches`: the group commit's (`PostgresWriteBatcher`).
+        /// The shared pool (transactions, slow reads, migrations); the group commit's (`batches`,
+        /// `PostgresWriteBatcher`); per event loop, those for statements kept prepared (`SQLStatement.prepared()`)
+        /// and for plain reads (none of either through a transaction pooler). `listening`: one connection of its
+        /// own, for the event hub's `LISTEN` (`PostgresEventListener`), to PostgreSQL itself.
         case postgres(PostgresClient, batches: PostgresClient, prepared: PostgresLoopPools?, plain: PostgresLoopPools?, listening: PostgresClient)
 
         var postgresClients: [PostgresClient] {
