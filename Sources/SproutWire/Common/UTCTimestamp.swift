@@ -7,6 +7,20 @@ public enum UTCTimestamp {
     private static let scales: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
     public static func string(from date: Date, fractionDigits: Int) -> String {
+        String(unsafeUninitializedCapacity: length(fractionDigits: fractionDigits)) { buffer in
+            write(date, fractionDigits: fractionDigits, into: buffer)
+        }
+    }
+
+    /// How many bytes a timestamp with this many fraction digits takes.
+    public static func length(fractionDigits: Int) -> Int {
+        fractionDigits > 0 ? 21 + fractionDigits : 20
+    }
+
+    /// Writes `date` as `string(from:fractionDigits:)` spells it into `buffer`, which has room for
+    /// `length(fractionDigits:)` bytes; returns how many it wrote. For writers that put it straight into an answer.
+    @discardableResult
+    public static func write(_ date: Date, fractionDigits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let interval = date.timeIntervalSince1970
         // Rounded to the unit shown, not cut: a date stored as whole milliseconds comes back a hair off — a REAL
         // on SQLite, and postgres-nio cuts a Date to whole microseconds downwards (….477 is stored as ….476999).
@@ -18,39 +32,36 @@ public enum UTCTimestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        let length = fractionDigits > 0 ? 21 + fractionDigits : 20
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            var index = 0
-            func put(_ value: Int, width: Int) {
-                var value = value
-                for offset in stride(from: width - 1, through: 0, by: -1) {
-                    buffer[index + offset] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                index += width
+        var index = 0
+        func put(_ value: Int, width: Int) {
+            var value = value
+            for offset in stride(from: width - 1, through: 0, by: -1) {
+                buffer[index + offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
             }
-            func put(_ byte: Unicode.Scalar) {
-                buffer[index] = UInt8(ascii: byte)
-                index += 1
-            }
-            put(year, width: 4)
-            put("-")
-            put(month, width: 2)
-            put("-")
-            put(day, width: 2)
-            put("T")
-            put(secondOfDay / 3_600, width: 2)
-            put(":")
-            put(secondOfDay / 60 % 60, width: 2)
-            put(":")
-            put(secondOfDay % 60, width: 2)
-            if fractionDigits > 0 {
-                put(".")
-                put(fraction, width: fractionDigits)
-            }
-            put("Z")
-            return index
+            index += width
         }
+        func put(_ byte: Unicode.Scalar) {
+            buffer[index] = UInt8(ascii: byte)
+            index += 1
+        }
+        put(year, width: 4)
+        put("-")
+        put(month, width: 2)
+        put("-")
+        put(day, width: 2)
+        put("T")
+        put(secondOfDay / 3_600, width: 2)
+        put(":")
+        put(secondOfDay / 60 % 60, width: 2)
+        put(":")
+        put(secondOfDay % 60, width: 2)
+        if fractionDigits > 0 {
+            put(".")
+            put(fraction, width: fractionDigits)
+        }
+        put("Z")
+        return index
     }
 
     /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`), in plain

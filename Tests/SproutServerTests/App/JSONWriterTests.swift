@@ -41,6 +41,30 @@ import SproutWire
     }
 }
 
+/// The writer's own numbers and dates, against Swift's and `UTCTimestamp`'s text.
+@Suite struct JSONWriterNumberTests {
+    @Test func integersAreWrittenAsSwiftPrintsThem() {
+        for value in [0, 1, 9, 10, 99, 100, -1, -10, 1_000_003, Int.max, Int.min, Int.max - 1, Int.min + 1] {
+            var writer = JSONWriter()
+            writer.int(value)
+            #expect(String(decoding: writer.buffer.readableBytesView, as: UTF8.self) == String(value))
+        }
+    }
+
+    @Test func datesWrittenInPlaceAreUTCTimestampsText() {
+        var generator = SystemRandomNumberGenerator()
+        let dates = [0, -0.0005, 1_641_185_667.476999, 1_641_185_667.999_9999, 4_102_444_800].map(Date.init(timeIntervalSince1970:))
+            + (0..<500).map { _ in Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...7_258_118_400, using: &generator)) }
+        for date in dates {
+            for digits in [0, 2, 3, 6] {
+                var writer = JSONWriter()
+                writer.timestamp(date, fractionDigits: digits)
+                #expect(String(decoding: writer.buffer.readableBytesView, as: UTF8.self) == "\"" + UTCTimestamp.string(from: date, fractionDigits: digits) + "\"")
+            }
+        }
+    }
+}
+
 /// The hand-written Community JSON is byte for byte what the shared JSONEncoder writes.
 @Suite struct CommunityJSONWriterTests {
     static func user(_ id: Int, blocked: Bool?) -> StrapiNestedUserJSON {
