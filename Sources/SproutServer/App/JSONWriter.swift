@@ -7,7 +7,8 @@ import SproutWire
 /// - the hottest, whose SproutWire `Codable` type is also what the shared `JSONEncoder` would write (todos,
 ///   Strapi's posts, comments and users): `JSONEncoder` was about 70% of a todo show's handler time under wrk
 ///   (perf), most of it in building and sorting its intermediate tree. `JSONWriterTests` keeps the two writers'
-///   bytes equal, so the `Codable` type stays the shape's one description;
+///   bytes equal, so the `Codable` type stays the shape's one description (a feed's posts and comments are
+///   written from their rows without building that value: `PostAnswer`);
 /// - answers whose contract `JSONEncoder` cannot write (the Market's key order and `1200.0` prices), written as a
 ///   `WrittenJSON`; the SproutWire types decode them (`MarketContractTests`).
 protocol JSONWritable {

@@ -9,6 +9,8 @@ extension StrapiNestedUserJSON {
     }
 }
 
+// What a post or comment answer is; `PostAnswer` and `CommentAnswer` write the same bytes without building it
+// (`CommunityJSONWriterTests`).
 extension PostJSON {
     init(_ post: Post, emails: EmailDisclosure) {
         self.init(

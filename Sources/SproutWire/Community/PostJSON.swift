@@ -100,7 +100,7 @@ public struct CommentJSON: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    /// A missing post is `null`, not a missing key.
+    /// A missing post is `null`, not a missing key; `hidden` is absent unless set, as the server writes it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -109,6 +109,7 @@ public struct CommentJSON: Codable, Sendable, Equatable {
         try container.encode(post, forKey: .post)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(hidden, forKey: .hidden)
     }
 }
 

@@ -67,34 +67,51 @@ import SproutWire
 
 /// The hand-written Community JSON is byte for byte what the shared JSONEncoder writes.
 @Suite struct CommunityJSONWriterTests {
-    static func user(_ id: Int, blocked: Bool?) -> StrapiNestedUserJSON {
-        StrapiNestedUserJSON(id: id, username: "사용자 \"\(id)\"", email: "u\(id)@example.com", blocked: blocked,
-                             createdAt: "2022-01-03T05:21:07.412Z", updatedAt: "2022-01-03T05:21:07.431Z")
-    }
-
     static let comments = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
         CommentShallowJSON(id: index + 100, comment: text, user: index.isMultiple(of: 3) ? nil : index, post: index.isMultiple(of: 2) ? 42 : nil,
                            createdAt: "2022-01-05T07:20:11.009Z", updatedAt: "2022-01-05T07:20:11.010Z")
     }
 
-    @Test func postsWithAuthorsAndCommentsAreWrittenAsJSONEncoderWritesThem() throws {
-        let posts = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
-            PostJSON(id: index + 1, text: text, user: Self.user(index, blocked: [nil, true, false][index % 3]),
-                     createdAt: "2022-01-05T07:12:45.123Z", updatedAt: "2022-01-05T07:15:02.884Z",
-                     comments: Array(Self.comments.prefix(index)))
-        }
-        #expect(JSONWriterTests.written(posts) == (try JSONWriterTests.encoded(posts)))
-        #expect(JSONWriterTests.written([PostJSON]()) == (try JSONWriterTests.encoded([PostJSON]())))
+    static let writtenAt = Date(timeIntervalSince1970: 1_641_366_731.009)
+
+    static func author(_ id: Int, blocked: Bool?) -> Author {
+        Author(id: id, username: "사용자 \"\(id)\"", email: "u\(id)@example.com", blocked: blocked,
+               createdAt: Date(timeIntervalSince1970: 1_641_187_267.412), updatedAt: Date(timeIntervalSince1970: 1_641_187_267.476999))
     }
 
-    @Test func commentsWithTheirPostAreWrittenAsJSONEncoderWritesThem() throws {
+    /// Viewers: the author of every third row (whole addresses), someone else (masked), and addresses public.
+    static let disclosures = [
+        EmailDisclosure(viewerID: 2, visibility: .owner), EmailDisclosure(viewerID: 999, visibility: .owner),
+        EmailDisclosure(viewerID: nil, visibility: .everyone),
+    ]
+
+    @Test func postsWrittenFromTheirRowsAreWhatJSONEncoderWritesOfTheirDescription() throws {
         let comments = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
-            CommentJSON(id: index, comment: text, user: Self.user(index, blocked: nil),
-                        post: index.isMultiple(of: 2) ? nil : PostShallowJSON(id: 42, text: text, user: index.isMultiple(of: 3) ? nil : 7,
-                                                                              createdAt: "2022-01-05T07:12:45.123Z", updatedAt: "2022-01-05T07:15:02.884Z"),
-                        createdAt: "2022-01-05T07:20:11.009Z", updatedAt: "2022-01-05T07:20:11.009Z")
+            ShallowComment(id: index + 100, text: text, authorID: index, postID: 42,
+                           createdAt: Self.writtenAt + Double(index) * 86_400.001, updatedAt: Self.writtenAt + Double(index) * 3_600)
         }
-        #expect(JSONWriterTests.written(comments) == (try JSONWriterTests.encoded(comments)))
+        let posts = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
+            Post(id: index + 1, text: text, author: Self.author(index % 3 + 1, blocked: [nil, true, false][index % 3]),
+                 createdAt: Self.writtenAt - Double(index) * 1_000_000.5, updatedAt: Self.writtenAt,
+                 comments: Array(comments.prefix(index)), hiddenAt: index.isMultiple(of: 4) ? Self.writtenAt : nil)
+        }
+        for emails in Self.disclosures {
+            #expect(JSONWriterTests.written(posts.map { PostAnswer($0, emails: emails) }) == (try JSONWriterTests.encoded(posts.map { PostJSON($0, emails: emails) })))
+        }
+        #expect(JSONWriterTests.written([PostAnswer]()) == (try JSONWriterTests.encoded([PostJSON]())))
+    }
+
+    /// Hidden comments too: `CommentJSON`'s encoder left `hidden` out, which the answers have always written.
+    @Test func commentsWrittenFromTheirRowsAreWhatJSONEncoderWritesOfTheirDescription() throws {
+        let comments = JSONWriterTests.awkwardTitles.enumerated().map { index, text in
+            Comment(id: index, text: text, author: Self.author(index % 3 + 1, blocked: [nil, true, false][index % 3]),
+                    post: ShallowPost(id: 42, text: text, authorID: 7, createdAt: Self.writtenAt - 60, updatedAt: Self.writtenAt - 59.999),
+                    createdAt: Self.writtenAt + Double(index), updatedAt: Self.writtenAt + Double(index) + 0.001,
+                    hiddenAt: index.isMultiple(of: 3) ? Self.writtenAt : nil)
+        }
+        for emails in Self.disclosures {
+            #expect(JSONWriterTests.written(comments.map { CommentAnswer($0, emails: emails) }) == (try JSONWriterTests.encoded(comments.map { CommentJSON($0, emails: emails) })))
+        }
     }
 
     @Test func usersAndAuthAnswersAreWrittenAsJSONEncoderWritesThem() throws {
