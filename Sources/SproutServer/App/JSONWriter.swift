@@ -136,11 +136,14 @@ struct JSONWriter {
         value.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `count` bytes that `write` fills in.
+    /// Appends `count` bytes (at most 32) that `write` fills in, written on the stack first: appending them as
+    /// placeholders to fill in place went through a generic path that cost more than the writing.
     private mutating func appendWritten(count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: count))
-        bytes.withUnsafeMutableBufferPointer { write(UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
+            let written = UnsafeMutableBufferPointer(rebasing: scratch[..<count])
+            write(written)
+            bytes.append(contentsOf: UnsafeBufferPointer(written))
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -5,6 +5,8 @@ import Foundation
 public enum UTCTimestamp {
     /// 10^digits for 0…6 fraction digits (a table: this runs for every timestamp of every answer).
     private static let scales: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
+    /// "00" to "99", two bytes each.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     public static func string(from date: Date, fractionDigits: Int) -> String {
         String(unsafeUninitializedCapacity: length(fractionDigits: fractionDigits)) { buffer in
@@ -32,13 +34,19 @@ public enum UTCTimestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
+        let digitPairs = Self.digitPairs
         var index = 0
         func put(_ value: Int, width: Int) {
             var value = value
-            for offset in stride(from: width - 1, through: 0, by: -1) {
-                buffer[index + offset] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
+            var offset = width - 1
+            while offset > 0 {  // two digits at a time
+                let pair = (value % 100) &* 2
+                buffer[index + offset] = digitPairs[pair + 1]
+                buffer[index + offset - 1] = digitPairs[pair]
+                value /= 100
+                offset -= 2
             }
+            if offset == 0 { buffer[index] = UInt8(ascii: "0") + UInt8(value % 10) }
             index += width
         }
         func put(_ byte: Unicode.Scalar) {
