@@ -3,5 +3,6 @@ public enum SproutMigrations {
     public static var all: [SQLMigration] {
         TodoMigrations.all + AccountMigrations.all + CommunityMigrations.all + MarketMigrations.all + BoardMigrations.all + DiaryMigrations.all
             + AccountMigrations.later + MailMigrations.all + AdminMigrations.all + EventMigrations.all
+            + CommunityMigrations.later
     }
 }

@@ -31,6 +31,30 @@ import Testing
             #expect(counting.statements == 1)
         }
     }
+
+    /// On SQLite a page's comments come from one index alone, without a lookup in the table for each comment
+    /// (`CommunityMigrations.commentRowsByPost`).
+    @Test func aPagesCommentsAreReadFromTheirIndexAloneOnSQLite() async throws {
+        try await withTestApp { client, database in
+            guard database.executor.dialect == .sqlite else { return }
+            let account = try await client.signUp("covered")
+            let post = try await client.createPost("post", as: account)
+            try await client.createComment("reply", on: post, as: account)
+            let counting = CountingExecutor(base: database.executor)
+            var query = CollectionQuery()
+            query.limit = 20
+            _ = try await SQLCommunityRepository(executor: counting).posts(query, viewer: account.id)
+            let comments = try #require(counting.lastRead)
+            let plan = try await database.executor.read("EXPLAIN QUERY PLAN \(comments)", as: QueryPlanDetail.self).map(\.detail)
+            #expect(plan.contains { $0.contains("USING COVERING INDEX comments_post_rows_idx") }, "\(plan)")
+        }
+    }
+
+    /// A row of SQLite's `EXPLAIN QUERY PLAN`.
+    private struct QueryPlanDetail: SQLRowDecodable {
+        let detail: String
+        init(row: some SQLRow) throws { detail = try row.string("detail") }
+    }
 }
 
 /// Counts the statements a repository sends, then passes them on.
@@ -38,8 +62,12 @@ final class CountingExecutor: SQLExecutor, @unchecked Sendable {
     let base: any SQLExecutor
     private let lock = NSLock()
     private var count = 0
+    private var last: SQLStatement?
 
     init(base: any SQLExecutor) { self.base = base }
+
+    /// The last statement read.
+    var lastRead: SQLStatement? { lock.withLock { last } }
 
     var statements: Int { lock.withLock { count } }
     func reset() { lock.withLock { count = 0 } }
@@ -49,6 +77,7 @@ final class CountingExecutor: SQLExecutor, @unchecked Sendable {
 
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
         tick()
+        lock.withLock { last = statement }
         return try await base.read(statement, as: type)
     }
 
