@@ -43,10 +43,10 @@ struct CommunityController<Context: CallerRequestContext> {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.postFields).capped(at: maximumListRows)
         let emails = emails(account)
         guard !query.fitsOnePage else {
-            return try Response.json(try await repository.posts(query, viewer: account.id).map { PostAnswer($0, emails: emails) })
+            return try Response.json(try await repository.posts(query, viewer: account.id).map { PostAnswer(post: $0, emails: emails) })
         }
         return try await list(try await repository.postIDs(query, viewer: account.id), of: account, load: { [repository] in try await repository.posts(ids: $0, viewer: account.id) }) {
-            PostAnswer($0, emails: emails)
+            PostAnswer(post: $0, emails: emails)
         }
     }
 
@@ -58,7 +58,7 @@ struct CommunityController<Context: CallerRequestContext> {
     @Sendable func showPost(_ request: Request, context: SignedIn) async throws -> Response {
         let account = context.account
         guard let post = try await repository.post(id: try id(context), viewer: account.id) else { throw StrapiError.notFound }
-        return try Response.json(PostAnswer(post, emails: emails(account)))
+        return try Response.json(PostAnswer(post: post, emails: emails(account)))
     }
 
     @Sendable func createPost(_ request: Request, context: SignedIn) async throws -> Response {
@@ -66,7 +66,7 @@ struct CommunityController<Context: CallerRequestContext> {
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
         let post = try await repository.createPost(text: text, by: Author(account), at: clock.now.truncatedToMilliseconds)
-        return try Response.json(PostAnswer(post, emails: emails(account)))
+        return try Response.json(PostAnswer(post: post, emails: emails(account)))
     }
 
     @Sendable func updatePost(_ request: Request, context: SignedIn) async throws -> Response {
@@ -75,13 +75,13 @@ struct CommunityController<Context: CallerRequestContext> {
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "text", maximumLength: CommunityInput.maximumPostLength)
         let post = try await repository.updatePost(id: id, text: text, by: account.id, at: clock.now.truncatedToMilliseconds).get(orThrow: Self.error)
-        return try Response.json(PostAnswer(post, emails: emails(account)))
+        return try Response.json(PostAnswer(post: post, emails: emails(account)))
     }
 
     @Sendable func deletePost(_ request: Request, context: SignedIn) async throws -> Response {
         let account = context.account
         let post = try await repository.deletePost(id: try id(context), by: account.id).get(orThrow: Self.error)
-        return try Response.json(PostAnswer(post, emails: emails(account)))
+        return try Response.json(PostAnswer(post: post, emails: emails(account)))
     }
 
     // MARK: - Comments
@@ -91,10 +91,10 @@ struct CommunityController<Context: CallerRequestContext> {
         let query = try CollectionQuery(request.queryFields, allowed: SQLCommunityRepository.commentFields).capped(at: maximumListRows)
         let emails = emails(account)
         guard !query.fitsOnePage else {
-            return try Response.json(try await repository.comments(query, viewer: account.id).map { CommentAnswer($0, emails: emails) })
+            return try Response.json(try await repository.comments(query, viewer: account.id).map { CommentAnswer(comment: $0, emails: emails) })
         }
         return try await list(try await repository.commentIDs(query, viewer: account.id), of: account, load: { [repository] in try await repository.comments(ids: $0, viewer: account.id) }) {
-            CommentAnswer($0, emails: emails)
+            CommentAnswer(comment: $0, emails: emails)
         }
     }
 
@@ -106,7 +106,7 @@ struct CommunityController<Context: CallerRequestContext> {
     @Sendable func showComment(_ request: Request, context: SignedIn) async throws -> Response {
         let account = context.account
         guard let comment = try await repository.comment(id: try id(context), viewer: account.id) else { throw StrapiError.notFound }
-        return try Response.json(CommentAnswer(comment, emails: emails(account)))
+        return try Response.json(CommentAnswer(comment: comment, emails: emails(account)))
     }
 
     @Sendable func createComment(_ request: Request, context: SignedIn) async throws -> Response {
@@ -117,7 +117,7 @@ struct CommunityController<Context: CallerRequestContext> {
         guard let comment = try await repository.createComment(text: text, postID: postID, by: Author(account), at: clock.now.truncatedToMilliseconds) else {
             throw StrapiError.badRequest("post \(postID) does not exist.")
         }
-        return try Response.json(CommentAnswer(comment, emails: emails(account)))
+        return try Response.json(CommentAnswer(comment: comment, emails: emails(account)))
     }
 
     /// `post` may be resent (the SeSAC app does); a comment stays on the post it was written under.
@@ -127,13 +127,13 @@ struct CommunityController<Context: CallerRequestContext> {
         let fields = try await request.strapiBodyFields(limit: maxBodySize)
         let text = try CommunityInput.text(fields, field: "comment", maximumLength: CommunityInput.maximumCommentLength)
         let comment = try await repository.updateComment(id: id, text: text, by: account.id, at: clock.now.truncatedToMilliseconds).get(orThrow: Self.error)
-        return try Response.json(CommentAnswer(comment, emails: emails(account)))
+        return try Response.json(CommentAnswer(comment: comment, emails: emails(account)))
     }
 
     @Sendable func deleteComment(_ request: Request, context: SignedIn) async throws -> Response {
         let account = context.account
         let comment = try await repository.deleteComment(id: try id(context), by: account.id).get(orThrow: Self.error)
-        return try Response.json(CommentAnswer(comment, emails: emails(account)))
+        return try Response.json(CommentAnswer(comment: comment, emails: emails(account)))
     }
 
     // MARK: - Helpers

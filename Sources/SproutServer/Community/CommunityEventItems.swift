@@ -10,7 +10,7 @@ struct CommunityPostItems: EventItemReader {
         try await EventItems.rows(for: ids) { ids in
             let emails = EmailDisclosure(viewerID: nil, visibility: .owner)
             let posts = try await repository.publicPosts(ids: ids)
-            return Dictionary(posts.map { ($0.id, EventItems.written(PostAnswer($0, emails: emails))) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(posts.map { ($0.id, EventItems.written(PostAnswer(post: $0, emails: emails))) }, uniquingKeysWith: { first, _ in first })
         }
     }
 }
@@ -24,7 +24,7 @@ struct CommunityCommentItems: EventItemReader {
         try await EventItems.rows(for: ids) { ids in
             let emails = EmailDisclosure(viewerID: nil, visibility: .owner)
             let comments = try await repository.publicComments(ids: ids)
-            return Dictionary(comments.map { ($0.id, EventItems.written(CommentAnswer($0, emails: emails))) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(comments.map { ($0.id, EventItems.written(CommentAnswer(comment: $0, emails: emails))) }, uniquingKeysWith: { first, _ in first })
         }
     }
 }

@@ -96,7 +96,7 @@ import SproutWire
                  comments: Array(comments.prefix(index)), hiddenAt: index.isMultiple(of: 4) ? Self.writtenAt : nil)
         }
         for emails in Self.disclosures {
-            #expect(JSONWriterTests.written(posts.map { PostAnswer($0, emails: emails) }) == (try JSONWriterTests.encoded(posts.map { PostJSON($0, emails: emails) })))
+            #expect(JSONWriterTests.written(posts.map { PostAnswer(post: $0, emails: emails) }) == (try JSONWriterTests.encoded(posts.map { PostJSON($0, emails: emails) })))
         }
         #expect(JSONWriterTests.written([PostAnswer]()) == (try JSONWriterTests.encoded([PostJSON]())))
     }
@@ -110,7 +110,7 @@ import SproutWire
                     hiddenAt: index.isMultiple(of: 3) ? Self.writtenAt : nil)
         }
         for emails in Self.disclosures {
-            #expect(JSONWriterTests.written(comments.map { CommentAnswer($0, emails: emails) }) == (try JSONWriterTests.encoded(comments.map { CommentJSON($0, emails: emails) })))
+            #expect(JSONWriterTests.written(comments.map { CommentAnswer(comment: $0, emails: emails) }) == (try JSONWriterTests.encoded(comments.map { CommentJSON($0, emails: emails) })))
         }
     }
 
