@@ -1,20 +1,30 @@
 import Foundation
 import PackagePlugin
 
-/// Writes `BuildCommit.swift` (`BuildCommit.id`, `BuildCommit.modified`) into the target from `git`, before every
-/// build, so `sprout --version` names the commit it was built from. The file is rewritten only when the commit or
-/// the modified flag changes, so an ordinary build compiles nothing more. Without git, or outside a git checkout
-/// of this package (a source tarball), the commit is "unknown" and the build goes on.
+/// Writes `BuildCommit.swift` (`BuildCommit.id`, `BuildCommit.modified`) into the target from `git`, so
+/// `sprout --version` names the commit it was built from. The file is rewritten only when the commit or the
+/// modified flag changes, so an ordinary build compiles nothing more. Without git, or outside a git checkout of
+/// this package (a source tarball), the commit is "unknown" and the build goes on.
+///
+/// A build command whose inputs are git's own files, not a prebuild command: SwiftPM skips planning on an
+/// incremental build and with it the prebuild commands (swiftlang/swift-package-manager#5476), so a binary rebuilt
+/// after a pull named the commit of the build before. `.git/logs/HEAD` changes whenever HEAD moves, `.git/index`
+/// whenever files are staged; an edit not yet staged is noticed at the next of either.
 @main
 struct BuildCommit: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated")
-        return [.prebuildCommand(
+        let package = context.package.directoryURL
+        let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated").appendingPathComponent("BuildCommit.swift")
+        let git = package.appendingPathComponent(".git")
+        let inputs = ["HEAD", "logs/HEAD", "index"].map { git.appendingPathComponent($0) }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        return [.buildCommand(
             displayName: "Reading the commit \(target.name) is built from",
             executable: URL(fileURLWithPath: "/bin/sh"),
-            arguments: ["-c", Self.script, "build-commit", output.path, context.package.directoryURL.path],
+            arguments: ["-c", Self.script, "build-commit", output.deletingLastPathComponent().path, package.path],
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
-            outputFilesDirectory: output
+            inputFiles: inputs,
+            outputFiles: [output]
         )]
     }
 
