@@ -50,8 +50,8 @@ enum CommunityMigrations {
 
     /// On SQLite, a post's comments are read from their index alone: it holds every column a post's comments
     /// list reads. A feed page (20 posts, 200 comments) looked each comment up in the table after the index,
-    /// 200 b-tree descents and a tenth of the page's CPU (perf); with this index, 250–306 µs a page against
-    /// 297–377 (docs/benchmarks.md). It costs the comments' text twice on disk; it replaces `comments_post_idx`,
+    /// 200 b-tree descents and a tenth of the page's CPU (perf); with this index, 242–287 µs a page against
+    /// 289–316 (docs/benchmarks.md, the same runs). It costs the comments' text twice on disk; it replaces `comments_post_idx`,
     /// its first two columns, so a comment still updates as many indexes. Not on PostgreSQL: a B-tree entry
     /// there is at most about 2.7 KB, and a comment may be 2,000 characters (6 KB of Korean).
     static let commentRowsByPost = SQLMigration(
