@@ -90,6 +90,9 @@ def test_an_admin_blocks_a_user_who_then_sees_the_reason_and_the_audit_page_show
     driver.get(server.url("/admin/audit"))
     fill(driver, "audit-action", "account.block")
     click(driver, "audit-filter-submit")
+    # The unfiltered page's list goes stale as the filtered page loads: wait for the new address first.
+    wait(driver, lambda d: "action=account.block" in d.current_url
+         and d.execute_script("return document.readyState") == "complete", message="the filter was not sent")
     wait(driver, lambda d: d.find_elements(By.ID, "audit-list"), message="no audit entries")
     entry = driver.find_element(By.CSS_SELECTOR, "#audit-list .audit-entry")
     assert "account.block" in entry.text
