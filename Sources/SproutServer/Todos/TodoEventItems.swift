@@ -10,7 +10,7 @@ struct TodoItems: EventItemReader {
         try await EventItems.rows(for: ids) { ids in
             var rows: [Int: ByteBuffer] = [:]
             for todo in try await repository.todos(ids: ids) {
-                rows[todo.id] = EventItems.written(TodoJSON(todo))
+                rows[todo.id] = EventItems.written(todo)
             }
             return rows
         }

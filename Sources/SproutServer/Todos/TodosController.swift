@@ -36,7 +36,7 @@ struct TodosController<Repository: TodoRepository, Context: CallerRequestContext
         let owner = try owner(context)
         let id = try todoID(context)
         guard let todo = try await repository.find(id: id, owner: owner) else { throw LaravelError.todoNotFound }
-        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.show))
+        return try Response.json(TodoAnswer(todo: todo, message: TodoMessage.show))
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
@@ -44,7 +44,7 @@ struct TodosController<Repository: TodoRepository, Context: CallerRequestContext
         let fields = try await bodyFields(request)
         let input = try TodoInput.creation(from: fields)
         let todo = try await repository.create(title: input.title, isDone: input.isDone, owner: owner, at: clock.now.truncatedToSeconds)
-        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.create))
+        return try Response.json(TodoAnswer(todo: todo, message: TodoMessage.create))
     }
 
     @Sendable func update(_ request: Request, context: Context) async throws -> Response {
@@ -53,14 +53,14 @@ struct TodosController<Repository: TodoRepository, Context: CallerRequestContext
         let changes = try TodoInput.changes(from: try await bodyFields(request))
         let todo = try await repository.update(id: id, with: changes, owner: owner, at: clock.now.truncatedToSeconds)
         guard let todo else { throw LaravelError.todoNotFound }
-        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.update))
+        return try Response.json(TodoAnswer(todo: todo, message: TodoMessage.update))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let owner = try owner(context)
         let id = try todoID(context)
         guard let todo = try await repository.delete(id: id, owner: owner) else { throw LaravelError.todoNotFound }
-        return try Response.json(TodoEnvelope(data: TodoJSON(todo), message: TodoMessage.delete))
+        return try Response.json(TodoAnswer(todo: todo, message: TodoMessage.delete))
     }
 
     private func page(_ request: Request, context: Context, searching: Bool, message: String) async throws -> Response {
@@ -72,7 +72,7 @@ struct TodosController<Repository: TodoRepository, Context: CallerRequestContext
         } else {
             page = try await repository.page(pageRequest, owner: owner)
         }
-        return try Response.json(TodoListEnvelope(page: page, request: pageRequest, message: message))
+        return try Response.json(TodoPageAnswer(page: page, request: pageRequest, message: message))
     }
 
     /// A path id that is not a positive integer names no todo: 404, as Laravel's route binding answers.

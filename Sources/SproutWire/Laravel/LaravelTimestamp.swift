@@ -10,9 +10,12 @@ import Darwin
 /// Laravel's default date serialisation: UTC, microseconds, `Z` — `2023-09-16T18:07:38.000000Z`.
 /// The server writes it and SproutKit reads it, through these two functions.
 public enum LaravelTimestamp {
+    /// Laravel writes microseconds.
+    public static let fractionDigits = 6
+
     /// `date` as Laravel writes it.
     public static func string(from date: Date) -> String {
-        UTCTimestamp.string(from: date, fractionDigits: 6)
+        UTCTimestamp.string(from: date, fractionDigits: fractionDigits)
     }
 
     /// Reads `yyyy-MM-ddTHH:mm:ss[.f…]Z` (UTC, up to nine fractional digits); nil for anything else.

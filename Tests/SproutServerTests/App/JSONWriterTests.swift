@@ -3,7 +3,8 @@ import Testing
 import SproutWire
 @testable import SproutServer
 
-/// The hand-written todo JSON is byte for byte what the shared JSONEncoder writes.
+/// The todo answers, written from their models by hand, are byte for byte what the shared JSONEncoder writes of
+/// SproutWire's envelopes.
 @Suite struct JSONWriterTests {
     static func written(_ value: some JSONWritable) -> [UInt8] {
         var writer = JSONWriter()
@@ -21,22 +22,36 @@ import SproutWire
         String((0..<32).map { Character(Unicode.Scalar($0)!) }),
     ]
 
-    @Test func aTodoEnvelopeIsWrittenAsJSONEncoderWritesIt() throws {
+    /// The wire shape as SproutWire describes it, built from a model the way the server once built it.
+    static func wire(_ todo: Todo) -> TodoJSON {
+        TodoJSON(id: todo.id, title: todo.title, isDone: todo.isDone,
+                 createdAt: LaravelTimestamp.string(from: todo.createdAt), updatedAt: LaravelTimestamp.string(from: todo.updatedAt))
+    }
+
+    static let dates = [0, 1_694_887_658, 1_704_067_200.25, 1_641_185_667.476999, 1_641_185_667.999_9999, -0.0005, 4_102_444_800]
+        .map(Date.init(timeIntervalSince1970:))
+
+    @Test func aTodoAnswerIsWrittenFromItsModelAsJSONEncoderWritesTheEnvelope() throws {
         for (index, title) in Self.awkwardTitles.enumerated() {
-            let todo = TodoJSON(id: index * 1_000_003, title: title, isDone: index.isMultiple(of: 2),
-                                createdAt: "2023-09-16T18:07:38.000000Z", updatedAt: "2024-01-01T00:00:00.250000Z")
-            let envelope = TodoEnvelope(data: todo, message: "할일 조회 성공")
-            #expect(Self.written(envelope) == (try Self.encoded(envelope)), "\(title.debugDescription)")
+            let todo = Todo(id: index * 1_000_003, title: title, isDone: index.isMultiple(of: 2),
+                            createdAt: Self.dates[index % Self.dates.count], updatedAt: Self.dates[(index + 3) % Self.dates.count])
+            let answer = TodoAnswer(todo: todo, message: "할일 조회 성공")
+            let envelope = LaravelEnvelope(data: Self.wire(todo), message: "할일 조회 성공")
+            #expect(Self.written(answer) == (try Self.encoded(envelope)), "\(title.debugDescription)")
         }
     }
 
-    @Test func pagesFullAndEmptyAreWrittenAsJSONEncoderWritesThem() throws {
+    @Test func pagesFullAndEmptyAreWrittenFromTheirModelsAsJSONEncoderWritesThem() throws {
         let todos = Self.awkwardTitles.enumerated().map { index, title in
-            TodoJSON(id: index + 1, title: title, isDone: false, createdAt: "2023-09-16T18:07:38.000000Z", updatedAt: "2023-09-16T18:07:38.000000Z")
+            Todo(id: index + 1, title: title, isDone: false, createdAt: Self.dates[index % Self.dates.count], updatedAt: Self.dates[1])
         }
         for (data, page, total) in [(todos, 1, todos.count), ([], 7, 3), (Array(todos.prefix(2)), 2, 1_000_000)] {
-            let envelope = TodoListEnvelope(data: data, meta: LaravelPageMeta(page: page, perPage: 2, count: data.count, total: total), message: "할일 목록 조회 성공")
-            #expect(Self.written(envelope) == (try Self.encoded(envelope)))
+            var request = TodoPageRequest()
+            request.page = page
+            request.perPage = 2
+            let answer = TodoPageAnswer(page: TodoPage(todos: data, total: total), request: request, message: "할일 목록 조회 성공")
+            let envelope = LaravelPage(data: data.map(Self.wire), meta: LaravelPageMeta(page: page, perPage: 2, count: data.count, total: total), message: "할일 목록 조회 성공")
+            #expect(Self.written(answer) == (try Self.encoded(envelope)))
         }
     }
 }
