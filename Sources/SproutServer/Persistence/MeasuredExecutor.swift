@@ -17,6 +17,12 @@ struct MeasuredExecutor: SQLExecutor {
         do { return try await base.read(statement, as: type) } catch { throw noted(error) }
     }
 
+    func readKeyed<Row>(_ key: Int, by lookup: KeyedLookup<Row>) async throws -> Row? {
+        let started = ContinuousClock.now
+        defer { metrics.record(.read, since: started) }
+        do { return try await base.readKeyed(key, by: lookup) } catch { throw noted(error) }
+    }
+
     func slowRead<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
         let started = ContinuousClock.now
         defer { metrics.record(.slowRead, since: started) }

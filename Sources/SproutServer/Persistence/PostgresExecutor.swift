@@ -19,6 +19,7 @@ struct PostgresExecutor: SQLExecutor {
     let slowReads: ConcurrencyLimit
     let statistics: PlannerStatistics
     let writes: PostgresWriteBatcher
+    let lookups: KeyedLookupQueues
     var dialect: SQLDialect { .postgres }
 
     /// `batchClient`: the pool the group commit's transactions run on (`PostgresWriteBatcher.loop`'s), else `client`.
@@ -30,6 +31,7 @@ struct PostgresExecutor: SQLExecutor {
         self.plainPools = plainPools
         writes = PostgresWriteBatcher(client: batchClient ?? client, keepsStatementsPrepared: preparedPools != nil, metrics: metrics)
         self.preparedPools = preparedPools
+        lookups = KeyedLookupQueues(loops: preparedPools?.loops ?? plainPools?.loops ?? [])
         self.slowReads = slowReads
         statistics = PlannerStatistics(logger: logger) { table in
             try await client.withConnection { connection in
@@ -44,6 +46,11 @@ struct PostgresExecutor: SQLExecutor {
 
     func read<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> [Row] {
         try await fetchAgainIfTheSessionEnded(statement, on: plainPools?.current ?? client)
+    }
+
+    /// Lookups of one kind on one event loop share statements while one is on its way (`KeyedLookup`).
+    func readKeyed<Row>(_ key: Int, by lookup: KeyedLookup<Row>) async throws -> Row? {
+        try await lookups.queue(for: lookup).row(key, by: lookup) { statement in try await read(statement, as: Row.self) }
     }
 
     /// On the shared pool, so that searches never hold every connection of a loop's pool.

@@ -22,6 +22,9 @@ public protocol SQLExecutor: Sendable {
     /// PostgreSQL each statement sees what committed before it started (READ COMMITTED), so a row locked by an
     /// earlier statement orders this transaction after every other that locked it first.
     func writeSequence<Row: SQLRowDecodable>(_ statements: [SQLStatement], as type: Row.Type) async throws -> [Row]
+    /// The row with `key`, by `lookup`: on PostgreSQL, lookups of one kind asked at the same time share statements
+    /// (`KeyedLookup`); elsewhere it is `lookup.one(key)`, read as `read` reads.
+    func readKeyed<Row>(_ key: Int, by lookup: KeyedLookup<Row>) async throws -> Row?
     /// Tells the executor that `rows` rows were added to `table` (see `PlannerStatistics`).
     func noteGrowth(of table: String, by rows: Int)
     /// SQLite only: how many rows hold each trigram of its search indexes, as last counted (`SubstringSearchIndex`).
@@ -34,6 +37,10 @@ extension SQLExecutor {
 
     /// PostgreSQL reads a LIKE through pg_trgm's index itself: nothing to count.
     var trigramCounts: TrigramDocumentCounts? { nil }
+
+    func readKeyed<Row>(_ key: Int, by lookup: KeyedLookup<Row>) async throws -> Row? {
+        try await read(lookup.one(key).prepared(), as: Row.self).first
+    }
 
     func readFirst<Row: SQLRowDecodable>(_ statement: SQLStatement, as type: Row.Type) async throws -> Row? {
         try await read(statement, as: type).first

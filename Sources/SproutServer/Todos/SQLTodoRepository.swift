@@ -23,10 +23,19 @@ struct SQLTodoRepository: TodoRepository {
         return TodoPage(todos: rows.compactMap(\.todo), total: rows.first?.total ?? 0)
     }
 
+    /// By id alone, whoever asks (so that lookups by several owners can share a statement on PostgreSQL), then
+    /// only if the caller's list holds it: another list's todo is not found, as before.
     func find(id: Int, owner: TodoOwner) async throws -> Todo? {
-        let statement: SQLStatement = "SELECT \(raw: Self.columns) FROM todos WHERE id = \(bind: id) AND \(owner.condition)"
-        return try await executor.readFirst(statement.prepared(), as: Todo.self)
+        guard let row = try await executor.readKeyed(id, by: Self.byID), row.ownerID == owner.accountID else { return nil }
+        return row.todo
     }
+
+    static let byID = KeyedLookup<OwnedTodo>(
+        name: "todos.byID",
+        one: { id in "SELECT owner_id, \(raw: columns) FROM todos WHERE id = \(bind: id)" },
+        many: { ids in "SELECT owner_id, \(raw: columns) FROM todos WHERE id = \(ids)" },
+        key: \.todo.id
+    )
 
     /// The todos with these ids, whoever's list holds them (an event's topic names the list). For the events' items.
     func todos(ids: [Int]) async throws -> [Todo] {
@@ -116,6 +125,17 @@ extension Todo: SQLRowDecodable {
             createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at")
         )
+    }
+}
+
+/// A todo and whose list holds it (nil: the shared anonymous list).
+struct OwnedTodo: SQLRowDecodable {
+    let ownerID: Int?
+    let todo: Todo
+
+    init(row: some SQLRow) throws {
+        ownerID = try row.optionalInt("owner_id")
+        todo = try Todo(row: row)
     }
 }
 
