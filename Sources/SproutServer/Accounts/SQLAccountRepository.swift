@@ -8,12 +8,18 @@ struct SQLAccountRepository: Sendable {
     static let columns = "id, username, email, password_hash, blocked, created_at, updated_at, token_generation, kept_token_id, confirmed, role, blocked_reason, last_login_at"
     static let qualifiedColumns = "accounts.id, accounts.username, accounts.email, accounts.password_hash, accounts.blocked, accounts.created_at, accounts.updated_at, accounts.token_generation, accounts.kept_token_id, accounts.confirmed, accounts.role, accounts.blocked_reason, accounts.last_login_at"
 
+    /// Every request with a Bearer token asks this: on PostgreSQL, the lookups asked at the same time share
+    /// statements (`KeyedLookup`).
     func find(id: Int) async throws -> Account? {
-        // Every request with a Bearer token asks this: kept prepared.
-        try await executor.readFirst(
-            SQLStatement("SELECT \(raw: Self.columns) FROM accounts WHERE id = \(bind: id)").prepared(), as: Account.self
-        )
+        try await executor.readKeyed(id, by: Self.byID)
     }
+
+    static let byID = KeyedLookup<Account>(
+        name: "accounts.byID",
+        one: { id in "SELECT \(raw: columns) FROM accounts WHERE id = \(bind: id)" },
+        many: { ids in "SELECT \(raw: columns) FROM accounts WHERE id = \(ids)" },
+        key: \.id
+    )
 
     func find(username: String) async throws -> Account? {
         try await executor.readFirst("SELECT \(raw: Self.columns) FROM accounts WHERE username = \(bind: username)", as: Account.self)
