@@ -24,6 +24,21 @@ final class PostgresWriteBatcher: Sendable {
         let performAlone: @Sendable () async -> Void
         /// Resumes the caller with the kept outcome, or with the commit's error.
         let deliver: @Sendable ((any Error)?) -> Void
+        /// Set for a lone INSERT of one row that may be joined with the same inserts beside it (`SQLInsertShape`).
+        let insert: JoinableInsert?
+    }
+
+    /// A write that is one row of an INSERT: its statement, and how it keeps its own row of a joined INSERT.
+    private struct JoinableInsert: Sendable {
+        let statement: SQLStatement
+        let shape: SQLInsertShape
+        let accept: @Sendable (ReturnedRow) throws -> Void
+    }
+
+    /// A row of a joined INSERT, decoded by the write it belongs to (within the batch's task).
+    private struct ReturnedRow: SQLRowDecodable, @unchecked Sendable {
+        let row: any SQLRow
+        init(row: some SQLRow) { self.row = row }
     }
 
     /// Bounds one commit's latency when writes pour in.
@@ -91,7 +106,13 @@ final class PostgresWriteBatcher: Sendable {
                     } else {
                         continuation.resume(throwing: SQLRowError.missingReturnedRow)
                     }
-                }
+                },
+                insert: statements.count == 1 ? last.insertShape.map { shape in
+                    JoinableInsert(statement: last, shape: shape) { returned in
+                        let row = try Row(row: returned.row)
+                        outcome.withLockedValue { $0 = .success([row]) }
+                    }
+                } : nil
             )
             if queue.enqueue(pending) {
                 Task { await self.drain() }
@@ -136,6 +157,15 @@ final class PostgresWriteBatcher: Sendable {
         )
     }
 
+    /// One INSERT of every row of `inserts`; each keeps its own returned row (PostgreSQL returns them in the order of
+    /// the VALUES). Any other count of rows than asked for fails the batch, whose writes then run alone.
+    private static func insertJoined(_ inserts: [JoinableInsert], shape: SQLInsertShape, on connection: PostgresConnection) async throws {
+        let joined = SQLStatement.insertingRows(inserts.map(\.statement), shape: shape)
+        let rows: [ReturnedRow] = try await run(joined, on: connection, prepared: false)
+        guard rows.count == inserts.count else { throw SQLRowError.missingReturnedRow }
+        for (insert, row) in zip(inserts, rows) { try insert.accept(row) }
+    }
+
     /// The rows of a statement whose answer nobody reads (a sequence's statements before its last).
     private struct SQLIgnoredRow: SQLRowDecodable {
         init(row: some SQLRow) {}
@@ -167,7 +197,21 @@ final class PostgresWriteBatcher: Sendable {
         do {
             try await PostgresTransaction.execute("BEGIN", on: connection)
             try await PostgresTransaction.execute("SET LOCAL lock_timeout = '\(Self.lockTimeout)'", on: connection)
-            for item in batch { try await item.perform(connection) }
+            var index = 0
+            while index < batch.count {
+                // Inserts of one shape side by side go as one INSERT of all their rows: one round trip, not one each.
+                if let shape = batch[index].insert?.shape {
+                    var end = index + 1
+                    while end < batch.count, batch[end].insert?.shape == shape { end += 1 }
+                    if end - index > 1 {
+                        try await insertJoined(batch[index..<end].compactMap(\.insert), shape: shape, on: connection)
+                        index = end
+                        continue
+                    }
+                }
+                try await batch[index].perform(connection)
+                index += 1
+            }
         } catch {
             // The connection may be gone too; the statements then fail alone with the pool's error.
             await PostgresTransaction.rollBack(connection, after: error)

@@ -35,6 +35,8 @@ public struct SQLStatement: Sendable {
     /// Only for hot statements whose best plan does not depend on the values (a lookup by key, a page of a
     /// list): PostgreSQL may settle on one generic plan for them. SQLite keeps every statement prepared anyway.
     public var isPrepared = false
+    /// Set for an INSERT of one row that a group commit may join with others (`insertingOneRow`).
+    public var insertShape: SQLInsertShape?
 
     /// SQL whose placeholders are already numbered (`$1` is `binds[0]`): the executors' own statements, tests.
     public init(sql: String, binds: [SQLValue] = []) {

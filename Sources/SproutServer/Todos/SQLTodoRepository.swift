@@ -44,11 +44,12 @@ struct SQLTodoRepository: TodoRepository {
     }
 
     func create(title: String, isDone: Bool, owner: TodoOwner, at now: Date) async throws -> Todo {
-        let statement: SQLStatement = """
-            INSERT INTO todos (title, title_folded, is_done, owner_id, created_at, updated_at)
-            VALUES (\(bind: title), \(bind: Todo.fold(title)), \(bind: isDone), \(bind: owner.accountID), \(bind: now), \(bind: now))
-            RETURNING \(raw: Self.columns)
-            """
+        // On PostgreSQL, creates that share a commit go as one INSERT (`SQLInsertShape`).
+        let statement = SQLStatement.insertingOneRow(
+            "INSERT INTO todos (title, title_folded, is_done, owner_id, created_at, updated_at) VALUES ",
+            values: "(\(bind: title), \(bind: Todo.fold(title)), \(bind: isDone), \(bind: owner.accountID), \(bind: now), \(bind: now))",
+            " RETURNING \(Self.columns)"
+        )
         guard let todo = try await executor.writeFirst(statement.prepared(), as: Todo.self) else {
             throw SQLRowError.missingReturnedRow
         }

@@ -12,6 +12,19 @@ import Testing
         #expect(statement.binds == [.text("공지"), .null, .int(7)])
     }
 
+    @Test func insertsOfOneShapeJoinIntoOneInsertOfAllTheirRowsInOrder() {
+        let rows = [("a", 1), ("b", nil), ("c", 3)].map { name, owner in
+            SQLStatement.insertingOneRow("INSERT INTO t (name, owner) VALUES ", values: "(\(bind: name), \(bind: owner))", " RETURNING id")
+        }
+        #expect(rows[1].sql == "INSERT INTO t (name, owner) VALUES ($1, $2) RETURNING id")
+        let shape = try! #require(rows[0].insertShape)
+        #expect(rows.allSatisfy { $0.insertShape == shape })
+        let joined = SQLStatement.insertingRows(rows, shape: shape)
+        #expect(joined.sql == "INSERT INTO t (name, owner) VALUES ($1, $2), ($3, $4), ($5, $6) RETURNING id")
+        #expect(joined.binds == [.text("a"), .int(1), .text("b"), .null, .text("c"), .int(3)])
+        #expect(!joined.isPrepared && joined.insertShape == nil)
+    }
+
     @Test func aPieceIsNumberedAfterThePlaceholdersBeforeIt() {
         let owner: SQLStatement = "owner_id = \(bind: 3) AND is_done = \(bind: true)"
         let statement: SQLStatement = "SELECT id FROM todos WHERE id > \(bind: 10) AND \(owner) LIMIT \(bind: 20)"
