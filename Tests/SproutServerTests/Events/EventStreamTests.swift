@@ -177,6 +177,39 @@ import Testing
         }
     }
 
+    /// A burst of more than a page of the log goes out in one read, not one page an interval: reading a page (500
+    /// events) each 200 ms capped a topic at 2,500 events a second, and a faster burst left its streams ever
+    /// further behind (scripts/bench --events: 9,000 creates a second reached their followers at 2,480).
+    @Test func moreThanAPageOfEventsAtOnceGoesOutInOneBatch() async throws {
+        try await withTestApp { _, database in
+            let hub = database.events
+            let subscription = try await hub.subscribe(to: ["todos:shared"])
+            let count = EventLog.pageSize * 3 + 7
+            let now = Date()
+            // One statement, so every event has committed before the read its commit wakes.
+            let burst: SQLStatement = """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(bind: count))
+                INSERT INTO todos (title, title_folded, is_done, owner_id, created_at, updated_at)
+                SELECT 'burst', 'burst', \(bind: false), NULL, \(bind: now), \(bind: now) FROM n RETURNING id
+                """
+            #expect(try await database.executor.write(burst, as: SQLInt.self).count == count)
+            let deadline = Task {
+                try await Task.sleep(for: .seconds(30))
+                subscription.end()
+            }
+            var batches: [[Int]] = []
+            for await message in subscription.messages {
+                guard case .events(let batch) = message else { continue }
+                batches.append(batch.events.map(\.seq))
+                if batches.joined().count >= count { break }
+            }
+            deadline.cancel()
+            #expect(batches.map(\.count) == [count])
+            let seqs = Array(batches.joined()), first = seqs.first ?? 0
+            #expect(seqs == Array(first..<first + count), "each event once, in order")
+        }
+    }
+
     /// A topic in a burst is read four times less often (one write per stream carries more events); a lone event or
     /// a few keep the short interval, so they are not held back.
     @Test func aBurstGoesOutInLongerBatchesThanAFewEvents() {
