@@ -97,6 +97,23 @@ def create_todo(base, title):
         return json.load(answer)["data"]["id"]
 
 
+async def delivery_delays(base, streams, title, timeout):
+    """Creates a todo titled `title` and answers, in ms from just before its request, when each stream first read
+    it (the title is the marker each watches for; the event carries the row): one delay per stream it reached
+    within `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    for stream in streams:
+        stream.arrived = loop.create_future()
+        stream.watch = f'"{title}"'.encode()
+    sent = time.perf_counter()
+    await loop.run_in_executor(None, create_todo, base, title)
+    if streams:
+        await asyncio.wait([stream.arrived for stream in streams], timeout=timeout)
+    for stream in streams:
+        stream.watch = None
+    return [(stream.arrived.result() - sent) * 1000 for stream in streams if stream.arrived.done()]
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -109,7 +126,6 @@ async def main():
     args = parser.parse_args()
     base = f"http://127.0.0.1:{args.port}"
     results = {}
-    loop = asyncio.get_running_loop()
 
     # Warm the server (its first stream starts the hub) so the baseline holds what every stream shares.
     warm = await open_streams(args.port, 10, "market")
@@ -137,15 +153,7 @@ async def main():
     followers = await open_streams(args.port, args.fanout, "todos")
     delays = []
     for number in range(args.events):
-        # The title is the marker: each stream watches for it before the todo exists (the event carries its row).
-        marker = f'"fan-out {number}"'.encode()
-        for stream in followers:
-            stream.arrived = loop.create_future()
-            stream.watch = marker
-        sent = time.perf_counter()
-        await loop.run_in_executor(None, create_todo, base, f"fan-out {number}")
-        done = await asyncio.wait_for(asyncio.gather(*(stream.arrived for stream in followers), return_exceptions=True), 10)
-        delays += [(arrived - sent) * 1000 for arrived in done if isinstance(arrived, float)]
+        delays += await delivery_delays(base, followers, f"fan-out {number}", 10)
         await asyncio.sleep(0.05)
     delays.sort()
     p = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))]  # noqa: E731
@@ -153,8 +161,6 @@ async def main():
                          "p50_ms": round(p(0.5), 1), "p99_ms": round(p(0.99), 1), "max_ms": round(delays[-1], 1)}
     print(f"fan-out: {args.events} events × {args.fanout} streams, {len(delays)} deliveries; from the create's request: "
           f"p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {delays[-1]:.1f} ms (target p99 < 100)")
-    for stream in followers:
-        stream.watch = None
     # Each create reaches every follower: a thousand times the bytes, which the client reads on the same cores.
 
     with_listeners = await creates(args.pid, url, args.seconds, script.name)
@@ -162,16 +168,7 @@ async def main():
     # create before it, so its delay is the backlog the run left (a hub reading too little per interval fell
     # tens of seconds behind, and the rate above then counted only part of the deliveries).
     open_followers = [stream for stream in followers if not stream.closed.done()]
-    for stream in open_followers:
-        stream.arrived = loop.create_future()
-        stream.watch = b'"after the creates"'
-    sent = time.perf_counter()
-    await loop.run_in_executor(None, create_todo, base, "after the creates")
-    if open_followers:
-        await asyncio.wait([stream.arrived for stream in open_followers], timeout=120)
-    backlog = sorted((stream.arrived.result() - sent) * 1000 for stream in open_followers if stream.arrived.done())
-    for stream in followers:
-        stream.watch = None
+    backlog = sorted(await delivery_delays(base, open_followers, "after the creates", 120))
     still_open = sum(1 for stream in followers if not stream.closed.done())
     for stream in followers:
         stream.close()
